@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! 8255x register map and chip identification: the Control/Status Registers (CSR), the System
+//! Control Block (SCB) commands, the PORT commands, and the MAC generations.
+//!
+//! Kernel-independent (only `core`), so the host tests in `tests/host` build it too.
+
+/// SCB status byte: CU and RU state.
+pub(crate) const SCB_STATUS: usize = 0x00;
+/// SCB interrupt-control byte: mask bits and software interrupt.
+pub(crate) const SCB_CMD_HI: usize = 0x03;
+/// PORT: reset, self-test, dump.
+pub(crate) const PORT: usize = 0x08;
+/// EEPROM control, low byte: the 93Cxx bit-bang pins.
+pub(crate) const EEPROM_CTRL_LO: usize = 0x0e;
+/// MDI control: management access to the PHY.
+pub(crate) const MDI_CTRL: usize = 0x10;
+/// Length of the CSR block every 8255x has (the C driver's `struct csr`).
+pub(crate) const CSR_LEN: usize = 0x18;
+
+/// SCB_CMD_HI: mask all interrupts.
+pub(crate) const IRQ_MASK_ALL: u8 = 0x01;
+
+/// PORT: software reset (the whole chip).
+pub(crate) const PORT_SOFTWARE_RESET: u32 = 0x0000;
+/// PORT: selective reset (stops DMA, keeps configuration).
+pub(crate) const PORT_SELECTIVE_RESET: u32 = 0x0002;
+
+/// PCI vendor ID of every 8255x.
+pub(crate) const INTEL_VENDOR: u32 = 0x8086;
+/// PCI class code of an Ethernet controller, and the mask that matches it.
+pub(crate) const CLASS_ETHERNET: (u32, u32) = (0x02_00_00, 0xff_ff_00);
+
+/// Every PCI device ID the C driver binds, with its ICH generation (0 = not an ICH part).
+pub(crate) const PCI_IDS: [(u32, u8); 42] = [
+    (0x1029, 0), (0x1030, 0), (0x1031, 3), (0x1032, 3), (0x1033, 3), (0x1034, 3),
+    (0x1038, 3), (0x1039, 4), (0x103A, 4), (0x103B, 4), (0x103C, 4), (0x103D, 4),
+    (0x103E, 4), (0x1050, 5), (0x1051, 5), (0x1052, 5), (0x1053, 5), (0x1054, 5),
+    (0x1055, 5), (0x1056, 5), (0x1057, 5), (0x1059, 0), (0x1064, 6), (0x1065, 6),
+    (0x1066, 6), (0x1067, 6), (0x1068, 6), (0x1069, 6), (0x106A, 6), (0x106B, 6),
+    (0x1091, 7), (0x1092, 7), (0x1093, 7), (0x1094, 7), (0x1095, 7), (0x10fe, 7),
+    (0x1209, 0), (0x1229, 0), (0x2449, 2), (0x2459, 2), (0x245D, 2), (0x27DC, 7),
+];
+
+/// The MAC generation. The 8255x encodes it in the PCI revision ID; later parts are supersets of
+/// earlier ones, so features are tested with ordered comparisons ([`Mac::at_least`]), as in
+/// Intel's manual and e100.c.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Mac(u8);
+
+impl Mac {
+    /// 82557 D100 A-step (the oldest).
+    pub(crate) const M82557_D100_A: Mac = Mac(0);
+    /// 82559 D101M (also what every ICH part is treated as).
+    pub(crate) const M82559_D101M: Mac = Mac(8);
+
+    /// The generation of a part from its PCI revision and its ICH flag. ICH parts report other
+    /// revisions but behave as the 82559 D101M; revision 0xff (unreadable) is taken as the oldest.
+    pub(crate) const fn from_revision(revision: u8, ich: bool) -> Mac {
+        if ich {
+            Mac::M82559_D101M
+        } else if revision == 0xff {
+            Mac::M82557_D100_A
+        } else {
+            Mac(revision)
+        }
+    }
+
+
+    /// The revision value.
+    pub(crate) const fn revision(self) -> u8 {
+        self.0
+    }
+
+    /// The chip's name, for logs.
+    pub(crate) const fn name(self) -> &'static str {
+        match self.0 {
+            0..=3 => "82557",
+            4..=7 => "82558",
+            8..=11 => "82559",
+            12 | 13 => "82550",
+            _ => "82551",
+        }
+    }
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The PHY: finding it on the MDI bus, identifying it, and reading the link state.
+//!
+//! The 8255x reaches its PHY through the MDI control CSR (Management Data Interface, IEEE 802.3
+//! clause 22). Intel boards put the PHY at address 1, so the scan tries 1 first, then 0 and
+//! 2..31, and isolates every other PHY it finds so that only one drives the MII.
+//!
+//! Kernel-independent (only `core`): register access goes through [`Mdio`], which the driver
+//! implements on the CSR and the host tests implement on a simulated PHY.
+
+/// Basic mode control register.
+pub(crate) const MII_BMCR: u8 = 0x00;
+/// Basic mode status register.
+pub(crate) const MII_BMSR: u8 = 0x01;
+/// PHY identifier, high 16 bits.
+pub(crate) const MII_PHYSID1: u8 = 0x02;
+/// PHY identifier, low 16 bits.
+pub(crate) const MII_PHYSID2: u8 = 0x03;
+
+/// BMCR: electrically isolate the PHY from the MII.
+pub(crate) const BMCR_ISOLATE: u16 = 0x0400;
+/// BMSR: link is up (latched low: read twice for the current state).
+pub(crate) const BMSR_LSTATUS: u16 = 0x0004;
+
+/// The highest PHY address on an MDI bus.
+pub(crate) const MAX_ADDR: u8 = 31;
+
+/// An MDI bus.
+pub(crate) trait Mdio {
+    /// Reads register `reg` of the PHY at `addr`; `None` if the bus did not answer in time.
+    fn read(&mut self, addr: u8, reg: u8) -> Option<u16>;
+    /// Writes `val` to register `reg` of the PHY at `addr`; `false` if the bus timed out.
+    fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool;
+}
+
+/// Known PHYs, by identifier as e100.c composes it (register 3 in the high half, register 2 in
+/// the low half), with the silicon-revision nibble (bits 16-19) clear.
+pub(crate) const KNOWN_PHYS: [(u32, &str); 9] = [
+    (0x0000_03E0, "100A"),
+    (0x0350_02A8, "100C"),
+    (0x0150_02A8, "82555-TX"),
+    (0x5C00_2000, "NSC-TX"),
+    (0x0330_02A8, "82562-ET"),
+    (0x0320_02A8, "82562-EM"),
+    (0x0310_02A8, "82562-EK"),
+    (0x0170_02A8, "82562-EH"),
+    (0xd061_004d, "82552-V"),
+];
+
+/// Masks the silicon revision out of a [`Phy::id`].
+pub(crate) const PHY_MODEL_MASK: u32 = 0xfff0_ffff;
+
+/// The PHY that was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Phy {
+    /// Its MDI address.
+    pub(crate) addr: u8,
+    /// Its identifier: register 3 (PHYSID2) in the high half, register 2 (PHYSID1, the OUI's
+    /// top bits) in the low half, as e100.c composes it.
+    pub(crate) id: u32,
+}
+
+impl Phy {
+    /// The part's name, if it is one the 8255x boards carry.
+    pub(crate) fn name(&self) -> &'static str {
+        // The low nibble of register 3 is the silicon revision; the 82552's ID is matched whole,
+        // as e100.c does.
+        KNOWN_PHYS
+            .iter()
+            .find(|(id, _)| *id == self.id || *id == (self.id & PHY_MODEL_MASK))
+            .map(|(_, n)| *n)
+            .unwrap_or("unknown")
+    }
+}
+
+/// The order the scan visits addresses: 1 (where Intel boards put the PHY), 0, then 2..31.
+pub(crate) fn scan_order() -> impl Iterator<Item = u8> {
+    [1u8, 0].into_iter().chain(2..=MAX_ADDR)
+}
+
+/// Whether a PHY answers at `addr`: an empty address reads all ones (bus pulled up) or, on some
+/// MDI implementations, all zeros in both BMCR and BMSR.
+fn present<M: Mdio>(m: &mut M, addr: u8) -> bool {
+    let Some(bmcr) = m.read(addr, MII_BMCR) else {
+        return false;
+    };
+    // BMSR twice: the first read returns latched bits.
+    let _ = m.read(addr, MII_BMSR);
+    let Some(bmsr) = m.read(addr, MII_BMSR) else {
+        return false;
+    };
+    !(bmcr == 0xffff || (bmcr == 0 && bmsr == 0))
+}
+
+/// Finds the PHY, isolates any others, and reads its identifier.
+pub(crate) fn probe<M: Mdio>(m: &mut M) -> Option<Phy> {
+    let addr = scan_order().find(|a| present(m, *a))?;
+    for other in scan_order().filter(|a| *a != addr) {
+        // Writes to empty addresses are harmless; a second PHY must not drive the MII.
+        if present(m, other) {
+            m.write(other, MII_BMCR, BMCR_ISOLATE);
+        }
+    }
+    let hi = m.read(addr, MII_PHYSID1)?; // OUI bits 3-18
+    let lo = m.read(addr, MII_PHYSID2)?; // OUI bits 19-24, model, revision
+    Some(Phy {
+        addr,
+        id: (u32::from(lo) << 16) | u32::from(hi),
+    })
+}
+
+/// Whether the link is up now (BMSR's link bit latches low, so it is read twice).
+pub(crate) fn link_up<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
+    let _ = m.read(phy.addr, MII_BMSR)?;
+    Some(m.read(phy.addr, MII_BMSR)? & BMSR_LSTATUS != 0)
+}

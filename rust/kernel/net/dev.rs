@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Network devices (`struct net_device`) and their operations.
+//!
+//! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h)
+//!
+//! A driver implements [`Operations`] (and [`ethtool::Operations`](super::ethtool::Operations))
+//! on its shared device state `T` and creates a [`Registration`], which allocates an Ethernet
+//! `net_device`, keeps an [`Arc<T>`] in its private area and registers it. Every callback gets
+//! `&T` and the [`Device`]. Dropping the registration unregisters the device (running `stop` if
+//! it is up, and waiting until no callback is running) and only then releases the `Arc<T>`.
+
+use super::skbuff::SkBuff;
+use crate::device;
+use crate::error::{code::*, from_result, to_result, Result};
+use crate::str::CStr;
+use crate::sync::Arc;
+use crate::types::Opaque;
+use crate::{bindings, macros::vtable};
+use core::ffi::{c_int, c_void};
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+/// An Ethernet hardware address.
+pub type MacAddr = [u8; 6];
+
+/// Whether `addr` is a valid unicast, non-zero Ethernet address.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::is_valid_ether_addr;
+///
+/// assert!(is_valid_ether_addr(&[0x52, 0x54, 0x00, 0x12, 0x34, 0x56]));
+/// assert!(!is_valid_ether_addr(&[0; 6]));
+/// assert!(!is_valid_ether_addr(&[0x01, 0, 0x5e, 0, 0, 1])); // multicast
+/// ```
+pub fn is_valid_ether_addr(addr: &MacAddr) -> bool {
+    // SAFETY: `addr` points to 6 readable bytes.
+    unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
+}
+
+/// A random, locally administered unicast address (for hardware without a usable one).
+pub fn random_ether_addr() -> MacAddr {
+    let mut mac = [0u8; 6];
+    // SAFETY: `mac` is 6 writable bytes.
+    unsafe { bindings::eth_random_addr(mac.as_mut_ptr()) };
+    mac
+}
+
+/// A network device.
+///
+/// # Invariants
+///
+/// The wrapped `net_device` is valid for the lifetime of the reference: callbacks get one from
+/// the core, which keeps the device alive across them.
+#[repr(transparent)]
+pub struct Device(Opaque<bindings::net_device>);
+
+impl Device {
+    /// Borrows a C `net_device`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for `'a`.
+    pub unsafe fn from_raw<'a>(ptr: *const bindings::net_device) -> &'a Self {
+        // SAFETY: `Device` is a transparent wrapper; the caller vouches for validity.
+        unsafe { &*ptr.cast() }
+    }
+
+    /// The C `net_device`.
+    pub fn as_raw(&self) -> *mut bindings::net_device {
+        self.0.get()
+    }
+
+    /// The interface name (`eth0`, ...).
+    pub fn name(&self) -> &CStr {
+        // SAFETY: `name` is a NUL-terminated array in a valid device; it is only rewritten under
+        // RTNL when the device is renamed, and always stays NUL-terminated.
+        unsafe { CStr::from_char_ptr((*self.as_raw()).name.as_ptr()) }
+    }
+
+    /// The device's current hardware address.
+    pub fn mac_addr(&self) -> MacAddr {
+        let mut mac = [0u8; 6];
+        // SAFETY: `dev_addr` points to at least `ETH_ALEN` bytes for an Ethernet device.
+        unsafe {
+            core::ptr::copy_nonoverlapping((*self.as_raw()).dev_addr, mac.as_mut_ptr(), 6)
+        };
+        mac
+    }
+
+    /// Sets the device's hardware address. Call with RTNL held (as in `set_mac_address`) or
+    /// before registration.
+    pub fn set_mac_addr(&self, addr: &MacAddr) {
+        // SAFETY: the device is valid and `addr` is 6 readable bytes.
+        unsafe { bindings::eth_hw_addr_set(self.as_raw(), addr.as_ptr()) };
+    }
+
+    /// The interface flags (`IFF_*`).
+    pub fn flags(&self) -> u32 {
+        // SAFETY: the device is valid; a racy read of a word-sized field is what C does too.
+        unsafe { (*self.as_raw()).flags }
+    }
+
+    /// Whether the interface is up (administratively).
+    pub fn is_running(&self) -> bool {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_running(self.as_raw()) }
+    }
+
+    /// Reports that the link is up.
+    pub fn carrier_on(&self) {
+        // SAFETY: the device is valid; callable in any context.
+        unsafe { bindings::netif_carrier_on(self.as_raw()) };
+    }
+
+    /// Reports that the link is down.
+    pub fn carrier_off(&self) {
+        // SAFETY: the device is valid; callable in any context.
+        unsafe { bindings::netif_carrier_off(self.as_raw()) };
+    }
+
+    /// Whether the link is reported up.
+    pub fn carrier_ok(&self) -> bool {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_carrier_ok(self.as_raw()) }
+    }
+
+    /// Allows the stack to call `start_xmit`.
+    pub fn start_queue(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_start_queue(self.as_raw()) };
+    }
+
+    /// Stops the stack calling `start_xmit`.
+    pub fn stop_queue(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_stop_queue(self.as_raw()) };
+    }
+
+    /// Lets the stack call `start_xmit` again and kicks it.
+    pub fn wake_queue(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_wake_queue(self.as_raw()) };
+    }
+
+    /// Whether the transmit queue is stopped.
+    pub fn queue_stopped(&self) -> bool {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_queue_stopped(self.as_raw()) }
+    }
+}
+
+impl AsRef<device::Device> for Device {
+    fn as_ref(&self) -> &device::Device {
+        // SAFETY: the embedded `struct device` is valid as long as the `net_device` is.
+        unsafe { device::Device::as_ref(core::ptr::addr_of_mut!((*self.as_raw()).dev)) }
+    }
+}
+
+/// What `start_xmit` did with a buffer.
+pub enum TxOutcome {
+    /// The buffer was queued to the hardware or freed; the driver owns what is left of it.
+    Ok,
+    /// No room: the queue is stopped and the stack is to retry this buffer later.
+    Busy(SkBuff),
+}
+
+/// A network device's operations (`struct net_device_ops`), implemented on the driver's shared
+/// per-device state.
+///
+/// Callbacks run in the contexts the C core documents: `open`, `stop`, `set_mac_address` and
+/// `eth_ioctl` in process context under RTNL; `start_xmit` with the TX queue lock held, softirqs
+/// off; `set_rx_mode` with the address-list lock held (atomic); `tx_timeout` from the TX
+/// watchdog timer (atomic); `get_stats64` from any context.
+#[vtable]
+pub trait Operations: Send + Sync + Sized + 'static {
+    /// Brings the interface up (`ip link set up`).
+    fn open(&self, dev: &Device) -> Result;
+
+    /// Brings the interface down.
+    fn stop(&self, dev: &Device) -> Result;
+
+    /// Transmits `skb`.
+    fn start_xmit(&self, dev: &Device, skb: SkBuff) -> TxOutcome;
+
+    /// Fills the interface statistics.
+    fn get_stats64(&self, _dev: &Device, _stats: &mut bindings::rtnl_link_stats64) {}
+
+    /// Applies the unicast/multicast/promiscuous filter state of `dev`.
+    fn set_rx_mode(&self, _dev: &Device) {}
+
+    /// Changes the hardware address to `addr` (already checked to be a valid unicast address).
+    fn set_mac_address(&self, _dev: &Device, _addr: &MacAddr) -> Result {
+        Err(EOPNOTSUPP)
+    }
+
+    /// Recovers from a transmit hang on queue `txqueue`.
+    fn tx_timeout(&self, _dev: &Device, _txqueue: u32) {}
+
+    /// Polls the device without interrupts (netconsole, netpoll).
+    fn poll_controller(&self, _dev: &Device) {}
+}
+
+/// A registered network device; unregistered and freed when dropped.
+///
+/// # Invariants
+///
+/// `dev` was allocated by `alloc_etherdev_mqs` with room for one pointer in its private area,
+/// which holds an `Arc<T>` leaked with [`Arc::into_raw`]; the device is registered until `drop`.
+pub struct Registration<T: Operations + super::ethtool::Operations> {
+    dev: NonNull<bindings::net_device>,
+    _p: PhantomData<Arc<T>>,
+}
+
+// SAFETY: the registration only hands out `&Device` and `&T`, both `Sync`, and may be dropped on
+// any thread (unregistration takes RTNL and sleeps, as drop in process context allows).
+unsafe impl<T: Operations + super::ethtool::Operations> Send for Registration<T> {}
+// SAFETY: see `Send`.
+unsafe impl<T: Operations + super::ethtool::Operations> Sync for Registration<T> {}
+
+/// Settings applied to a device before it is registered.
+pub struct Config<'a> {
+    /// The parent (bus) device.
+    pub parent: &'a device::Device,
+    /// The initial hardware address.
+    pub mac: MacAddr,
+    /// How long a stopped, non-empty TX queue may stay so before `tx_timeout`, in jiffies.
+    pub watchdog_timeo: i32,
+    /// Minimum and maximum MTU.
+    pub mtu_range: (u32, u32),
+}
+
+impl<T: Operations + super::ethtool::Operations> Registration<T> {
+    const NETDEV_OPS: bindings::net_device_ops = bindings::net_device_ops {
+        ndo_open: Some(Self::open_callback),
+        ndo_stop: Some(Self::stop_callback),
+        ndo_start_xmit: Some(Self::start_xmit_callback),
+        ndo_validate_addr: Some(bindings::eth_validate_addr),
+        ndo_get_stats64: if T::HAS_GET_STATS64 {
+            Some(Self::get_stats64_callback)
+        } else {
+            None
+        },
+        ndo_set_rx_mode: if T::HAS_SET_RX_MODE {
+            Some(Self::set_rx_mode_callback)
+        } else {
+            None
+        },
+        ndo_set_mac_address: if T::HAS_SET_MAC_ADDRESS {
+            Some(Self::set_mac_address_callback)
+        } else {
+            None
+        },
+        ndo_tx_timeout: if T::HAS_TX_TIMEOUT {
+            Some(Self::tx_timeout_callback)
+        } else {
+            None
+        },
+        #[cfg(CONFIG_NET_POLL_CONTROLLER)]
+        ndo_poll_controller: if T::HAS_POLL_CONTROLLER {
+            Some(Self::poll_controller_callback)
+        } else {
+            None
+        },
+        // SAFETY: all-zero is a valid `net_device_ops`: every other callback is `None`.
+        ..unsafe { core::mem::zeroed() }
+    };
+
+    /// Allocates an Ethernet device with `data` as its driver state, configures it and registers
+    /// it (it gets an `eth%d` name).
+    pub fn register(cfg: Config<'_>, data: Arc<T>) -> Result<Self> {
+        // SAFETY: no preconditions; one pointer of private area, one TX and one RX queue.
+        let raw = unsafe { bindings::alloc_etherdev_mqs(core::mem::size_of::<*const T>() as c_int, 1, 1) };
+        let dev = NonNull::new(raw).ok_or(ENOMEM)?;
+        let leaked = Arc::into_raw(data);
+        // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; the
+        // private area is `size_of::<*const T>()` bytes, suitably aligned (netdev private areas
+        // are `NETDEV_ALIGN`-aligned); the ops tables are `'static`.
+        unsafe {
+            bindings::netdev_priv(raw).cast::<*const T>().write(leaked);
+            (*raw).netdev_ops = &Self::NETDEV_OPS;
+            (*raw).ethtool_ops = super::ethtool::Adapter::<T>::build();
+            (*raw).dev.parent = cfg.parent.as_raw();
+            (*raw).watchdog_timeo = cfg.watchdog_timeo;
+            (*raw).min_mtu = cfg.mtu_range.0;
+            (*raw).max_mtu = cfg.mtu_range.1;
+            bindings::eth_hw_addr_set(raw, cfg.mac.as_ptr());
+        }
+        // SAFETY: the device is fully set up; its ops are `'static` and the state they borrow
+        // lives in the private area until `drop`.
+        if let Err(e) = to_result(unsafe { bindings::register_netdev(raw) }) {
+            // SAFETY: registration failed, so no callback can run: reclaim the state and free.
+            unsafe {
+                drop(Arc::from_raw(leaked));
+                bindings::free_netdev(raw);
+            }
+            return Err(e);
+        }
+        // INVARIANT: allocated, set up and registered above.
+        Ok(Self {
+            dev,
+            _p: PhantomData,
+        })
+    }
+
+    /// The registered device.
+    pub fn device(&self) -> &Device {
+        // SAFETY: the device stays allocated until `drop` (type invariant).
+        unsafe { Device::from_raw(self.dev.as_ptr()) }
+    }
+
+    /// The driver state of `dev`.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a device created by `Registration::<T>::register` and not yet freed.
+    pub(crate) unsafe fn data<'a>(dev: *const bindings::net_device) -> &'a T {
+        // SAFETY: by the caller's guarantee the private area holds our leaked `Arc<T>`, which is
+        // reclaimed only after the device is unregistered and no callback can run.
+        unsafe { &*bindings::netdev_priv(dev).cast::<*const T>().read() }
+    }
+
+    unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
+        // SAFETY: the core passes one of our devices, valid across the call.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        from_result(|| t.open(d).map(|()| 0))
+    }
+
+    unsafe extern "C" fn stop_callback(dev: *mut bindings::net_device) -> c_int {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        from_result(|| t.stop(d).map(|()| 0))
+    }
+
+    unsafe extern "C" fn start_xmit_callback(
+        skb: *mut bindings::sk_buff,
+        dev: *mut bindings::net_device,
+    ) -> bindings::netdev_tx_t {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let Some(skb) = NonNull::new(skb) else {
+            return bindings::netdev_tx_NETDEV_TX_OK;
+        };
+        // SAFETY: the stack hands the buffer's ownership to `ndo_start_xmit`.
+        let skb = unsafe { SkBuff::from_raw(skb) };
+        match t.start_xmit(d, skb) {
+            TxOutcome::Ok => bindings::netdev_tx_NETDEV_TX_OK,
+            TxOutcome::Busy(skb) => {
+                // The stack keeps ownership of a buffer it gets NETDEV_TX_BUSY for.
+                let _ = skb.into_raw();
+                bindings::netdev_tx_NETDEV_TX_BUSY
+            }
+        }
+    }
+
+    unsafe extern "C" fn get_stats64_callback(
+        dev: *mut bindings::net_device,
+        stats: *mut bindings::rtnl_link_stats64,
+    ) {
+        // SAFETY: as in `open_callback`; `stats` is a valid, exclusive out-parameter.
+        let (d, t, s) = unsafe { (Device::from_raw(dev), Self::data(dev), &mut *stats) };
+        t.get_stats64(d, s);
+    }
+
+    unsafe extern "C" fn set_rx_mode_callback(dev: *mut bindings::net_device) {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        t.set_rx_mode(d);
+    }
+
+    unsafe extern "C" fn set_mac_address_callback(
+        dev: *mut bindings::net_device,
+        p: *mut c_void,
+    ) -> c_int {
+        // SAFETY: as in `open_callback`; `p` is a `struct sockaddr` from the core.
+        let (d, t, sa) = unsafe {
+            (Device::from_raw(dev), Self::data(dev), &*p.cast::<bindings::sockaddr>())
+        };
+        from_result(|| {
+            let mut mac = [0u8; 6];
+            // The address bytes start right after `sa_family`; the union's plain byte view
+            // holds the first 14 of them.
+            mac.copy_from_slice(&sa.__bindgen_anon_1.bindgen_union_field[..6]);
+            if !is_valid_ether_addr(&mac) {
+                return Err(EADDRNOTAVAIL);
+            }
+            t.set_mac_address(d, &mac)?;
+            d.set_mac_addr(&mac);
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn tx_timeout_callback(dev: *mut bindings::net_device, txqueue: u32) {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        t.tx_timeout(d, txqueue);
+    }
+
+    #[cfg(CONFIG_NET_POLL_CONTROLLER)]
+    unsafe extern "C" fn poll_controller_callback(dev: *mut bindings::net_device) {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        t.poll_controller(d);
+    }
+}
+
+impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
+    fn drop(&mut self) {
+        let raw = self.dev.as_ptr();
+        // SAFETY: registered (type invariant). `unregister_netdev` stops the device if it is up
+        // and returns once no callback can run any more, so the state can then be reclaimed.
+        unsafe {
+            bindings::unregister_netdev(raw);
+            let leaked = bindings::netdev_priv(raw).cast::<*const T>().read();
+            drop(Arc::from_raw(leaked));
+            bindings::free_netdev(raw);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! `ethtool` operations (`struct ethtool_ops`).
+//!
+//! C header: [`include/linux/ethtool.h`](srctree/include/linux/ethtool.h)
+//!
+//! Implemented on the same per-device state as [`dev::Operations`](super::dev::Operations); the
+//! table is installed by [`dev::Registration`](super::dev::Registration). All callbacks run in
+//! process context with RTNL held.
+
+use super::dev::{Device, Operations as NetdevOperations, Registration};
+use crate::bindings;
+use crate::error::{code::EOPNOTSUPP, from_result, Result};
+use crate::macros::vtable;
+use crate::str::CStr;
+use crate::ffi::c_char;
+use core::ffi::c_int;
+use core::marker::PhantomData;
+
+/// Driver information for `ethtool -i` (`struct ethtool_drvinfo`).
+#[repr(transparent)]
+pub struct DrvInfo(bindings::ethtool_drvinfo);
+
+fn copy_cstr(dst: &mut [c_char], src: &CStr) {
+    let Some(room) = dst.len().checked_sub(1) else {
+        return;
+    };
+    let n = src.len().min(room);
+    for (d, s) in dst.iter_mut().zip(src.as_bytes()[..n].iter()) {
+        *d = *s as c_char;
+    }
+    dst[n] = 0;
+}
+
+impl DrvInfo {
+    /// Sets the driver name (truncated to fit).
+    pub fn set_driver(&mut self, s: &CStr) {
+        copy_cstr(&mut self.0.driver, s);
+    }
+
+    /// Sets the driver version.
+    pub fn set_version(&mut self, s: &CStr) {
+        copy_cstr(&mut self.0.version, s);
+    }
+
+    /// Sets the firmware version.
+    pub fn set_fw_version(&mut self, s: &CStr) {
+        copy_cstr(&mut self.0.fw_version, s);
+    }
+
+    /// Sets the bus address (`0000:00:03.0`).
+    pub fn set_bus_info(&mut self, s: &CStr) {
+        copy_cstr(&mut self.0.bus_info, s);
+    }
+}
+
+/// ethtool operations. Every one is optional; the core answers `EOPNOTSUPP` for missing ones.
+#[vtable]
+pub trait Operations: NetdevOperations {
+    /// `ethtool -i`.
+    fn get_drvinfo(&self, _dev: &Device, _info: &mut DrvInfo) {}
+
+    /// Link state as the driver sees it.
+    fn get_link(&self, _dev: &Device) -> bool {
+        false
+    }
+
+    /// The EEPROM's size in bytes (`ethtool -e`); 0 if there is none.
+    fn get_eeprom_len(&self, _dev: &Device) -> usize {
+        0
+    }
+
+    /// Reads `data.len()` bytes of the EEPROM from byte `offset` (checked by the core to lie
+    /// within [`Operations::get_eeprom_len`]) and returns the magic number to report.
+    fn get_eeprom(&self, _dev: &Device, _offset: usize, _data: &mut [u8]) -> Result<u32> {
+        Err(EOPNOTSUPP)
+    }
+}
+
+/// Builds the C table for `T`.
+pub(crate) struct Adapter<T>(PhantomData<T>);
+
+impl<T: Operations> Adapter<T> {
+    const OPS: bindings::ethtool_ops = bindings::ethtool_ops {
+        get_drvinfo: if T::HAS_GET_DRVINFO {
+            Some(Self::get_drvinfo_callback)
+        } else {
+            None
+        },
+        get_link: if T::HAS_GET_LINK {
+            Some(Self::get_link_callback)
+        } else {
+            None
+        },
+        get_eeprom_len: if T::HAS_GET_EEPROM_LEN {
+            Some(Self::get_eeprom_len_callback)
+        } else {
+            None
+        },
+        get_eeprom: if T::HAS_GET_EEPROM {
+            Some(Self::get_eeprom_callback)
+        } else {
+            None
+        },
+        // SAFETY: all-zero is a valid `ethtool_ops`: no capabilities, every callback `None`.
+        ..unsafe { core::mem::zeroed() }
+    };
+
+    pub(crate) const fn build() -> &'static bindings::ethtool_ops {
+        &Self::OPS
+    }
+
+    unsafe extern "C" fn get_drvinfo_callback(
+        dev: *mut bindings::net_device,
+        info: *mut bindings::ethtool_drvinfo,
+    ) {
+        // SAFETY: the core passes one of our devices and an exclusive, zeroed `drvinfo`;
+        // `DrvInfo` is a transparent wrapper of it.
+        let (d, t, i) = unsafe {
+            (
+                Device::from_raw(dev),
+                Registration::<T>::data(dev),
+                &mut *info.cast::<DrvInfo>(),
+            )
+        };
+        t.get_drvinfo(d, i);
+    }
+
+    unsafe extern "C" fn get_eeprom_len_callback(dev: *mut bindings::net_device) -> c_int {
+        // SAFETY: the core passes one of our devices, valid across the call.
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        c_int::try_from(t.get_eeprom_len(d)).unwrap_or(0)
+    }
+
+    unsafe extern "C" fn get_eeprom_callback(
+        dev: *mut bindings::net_device,
+        ee: *mut bindings::ethtool_eeprom,
+        data: *mut u8,
+    ) -> c_int {
+        // SAFETY: the core passes one of our devices, an exclusive `ethtool_eeprom` request and a
+        // buffer of `ee.len` bytes, after checking `offset + len` against `get_eeprom_len`.
+        let (d, t, ee) =
+            unsafe { (Device::from_raw(dev), Registration::<T>::data(dev), &mut *ee) };
+        // SAFETY: see above; `data` holds `ee.len` writable bytes.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, ee.len as usize) };
+        from_result(|| {
+            ee.magic = t.get_eeprom(d, ee.offset as usize, buf)?;
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn get_link_callback(dev: *mut bindings::net_device) -> u32 {
+        // SAFETY: the core passes one of our devices, valid across the call.
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        t.get_link(d).into()
+    }
+}

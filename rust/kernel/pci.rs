@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! PCI devices and drivers.
+//!
+//! C header: [`include/linux/pci.h`](srctree/include/linux/pci.h)
+//!
+//! A driver implements [`Driver`], names its devices with [`pci_device_table!`] and is declared
+//! with [`module_pci_driver!`]. `probe` receives the [`Device`] and the table entry's information;
+//! the driver's state it returns is owned by the PCI core until the device is unbound, when it is
+//! dropped. Register windows come from [`Device::iomap_region_sized`] as a [`Bar`] inside a
+//! [`Devres`], so they are unmapped when the device is unbound even if a reference survives.
+
+use crate::alloc::{flags::GFP_KERNEL, KBox};
+use crate::device;
+use crate::devres::Devres;
+use crate::error::{code::*, from_result, to_result, Result};
+use crate::io::{Io, IoRaw};
+use crate::str::CStr;
+use crate::types::{ARef, AlwaysRefCounted, Opaque};
+use crate::{bindings, ThisModule};
+use core::ffi::c_int;
+use core::marker::PhantomData;
+use core::ops::Deref;
+use core::pin::Pin;
+use core::ptr::NonNull;
+
+/// Matches any vendor, device, subvendor or subdevice.
+pub const ANY_ID: u32 = !0;
+
+/// One entry of a PCI device-ID table (`struct pci_device_id` without its `driver_data`, which
+/// [`pci_device_table!`] fills in).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::pci::DeviceId;
+///
+/// // Intel 82559ER, matched only when its class is Ethernet (0x0200xx), as e100 does.
+/// let id = DeviceId::from_id(0x8086, 0x1209).with_class(0x02_00_00, 0xff_00_00);
+/// assert_eq!(id.vendor(), 0x8086);
+/// assert_eq!(id.device(), 0x1209);
+/// ```
+#[derive(Clone, Copy)]
+pub struct DeviceId {
+    vendor: u32,
+    device: u32,
+    subvendor: u32,
+    subdevice: u32,
+    class: u32,
+    class_mask: u32,
+}
+
+impl DeviceId {
+    /// Matches `vendor:device`, any subsystem, any class.
+    pub const fn from_id(vendor: u32, device: u32) -> Self {
+        Self {
+            vendor,
+            device,
+            subvendor: ANY_ID,
+            subdevice: ANY_ID,
+            class: 0,
+            class_mask: 0,
+        }
+    }
+
+    /// Also requires `(class_code & mask) == class`.
+    pub const fn with_class(self, class: u32, mask: u32) -> Self {
+        Self {
+            class,
+            class_mask: mask,
+            ..self
+        }
+    }
+
+    /// The vendor ID matched.
+    pub const fn vendor(&self) -> u32 {
+        self.vendor
+    }
+
+    /// The device ID matched.
+    pub const fn device(&self) -> u32 {
+        self.device
+    }
+
+    const fn to_raw(self, index: usize) -> bindings::pci_device_id {
+        bindings::pci_device_id {
+            vendor: self.vendor,
+            device: self.device,
+            subvendor: self.subvendor,
+            subdevice: self.subdevice,
+            class: self.class,
+            class_mask: self.class_mask,
+            driver_data: index as _,
+            override_only: 0,
+        }
+    }
+}
+
+/// A zero-terminated `struct pci_device_id` array, as the PCI core and modpost want it.
+///
+/// `N` counts the terminator. Built by [`pci_device_table!`].
+#[repr(transparent)]
+pub struct RawIdArray<const N: usize>([bindings::pci_device_id; N]);
+
+impl<const N: usize> RawIdArray<N> {
+    /// Lays out `ids` (`M == N - 1` of them) with `driver_data` set to each entry's index, then
+    /// the all-zero terminator. Fails the build if the sizes disagree.
+    pub const fn new<const M: usize>(ids: [DeviceId; M]) -> Self {
+        assert!(M + 1 == N, "RawIdArray needs exactly one slot for the terminator");
+        let mut raw = [DeviceId {
+            vendor: 0,
+            device: 0,
+            subvendor: 0,
+            subdevice: 0,
+            class: 0,
+            class_mask: 0,
+        }
+        .to_raw(0); N];
+        let mut i = 0;
+        while i < M {
+            raw[i] = ids[i].to_raw(i);
+            i += 1;
+        }
+        Self(raw)
+    }
+
+    /// Like [`RawIdArray::new`], from `(id, info)` pairs.
+    pub const fn from_pairs<I: Copy, const M: usize>(pairs: &[(DeviceId, I); M]) -> Self {
+        let mut ids = [DeviceId::from_id(0, 0); M];
+        let mut i = 0;
+        while i < M {
+            ids[i] = pairs[i].0;
+            i += 1;
+        }
+        Self::new(ids)
+    }
+
+    /// The entries, terminator included.
+    pub const fn as_slice(&'static self) -> &'static [bindings::pci_device_id] {
+        &self.0
+    }
+}
+
+/// The information half of `(id, info)` pairs, for [`pci_device_table!`].
+#[doc(hidden)]
+pub const fn infos<I: Copy, const M: usize>(pairs: &[(DeviceId, I); M]) -> [I; M] {
+    assert!(M > 0, "an empty device table binds nothing");
+    let mut out = [pairs[0].1; M];
+    let mut i = 0;
+    while i < M {
+        out[i] = pairs[i].1;
+        i += 1;
+    }
+    out
+}
+
+/// A driver's device table: the C array and, per entry, the driver's own information.
+pub struct IdTable<I: 'static> {
+    raw: &'static [bindings::pci_device_id],
+    info: &'static [I],
+}
+
+impl<I: 'static> IdTable<I> {
+    /// Pairs a terminated C array with its per-entry information (one fewer element).
+    pub const fn new(raw: &'static [bindings::pci_device_id], info: &'static [I]) -> Self {
+        assert!(raw.len() == info.len() + 1);
+        Self { raw, info }
+    }
+
+    /// The information of entry `index` (a `driver_data` value), if there is one.
+    pub fn info(&self, index: usize) -> Option<&'static I> {
+        self.info.get(index)
+    }
+
+    /// The number of entries, terminator excluded.
+    pub const fn len(&self) -> usize {
+        self.info.len()
+    }
+
+    /// Whether the table has no entries.
+    pub const fn is_empty(&self) -> bool {
+        self.info.is_empty()
+    }
+
+    fn as_ptr(&self) -> *const bindings::pci_device_id {
+        self.raw.as_ptr()
+    }
+}
+
+/// Declares a PCI device table `$table` of type [`IdTable<$info>`] and exports the C array to
+/// modpost as the module's device table (so the module gets `pci:` aliases and autoloads).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::pci::DeviceId;
+///
+/// kernel::pci_device_table!(TABLE, doctest_pci, u8, [
+///     (DeviceId::from_id(0x8086, 0x1229), 1),
+///     (DeviceId::from_id(0x8086, 0x1209), 9),
+/// ]);
+///
+/// assert_eq!(TABLE.len(), 2);
+/// assert_eq!(TABLE.info(1), Some(&9));
+/// assert_eq!(TABLE.info(2), None);
+/// ```
+///
+/// A table can also be given as a constant array of `(DeviceId, info)` pairs:
+///
+/// ```
+/// use kernel::pci::DeviceId;
+///
+/// const IDS: [(DeviceId, u8); 2] =
+///     [(DeviceId::from_id(0x8086, 0x1229), 0), (DeviceId::from_id(0x8086, 0x27dc), 7)];
+/// kernel::pci_device_table!(TABLE2, doctest_pci2, u8, IDS);
+/// assert_eq!(TABLE2.info(1), Some(&7));
+/// ```
+#[macro_export]
+macro_rules! pci_device_table {
+    ($table:ident, $module:ident, $info:ty, $pairs:ident) => {
+        const $table: $crate::pci::IdTable<$info> = {
+            const N: usize = $pairs.len();
+            #[export_name = concat!("__mod_pci__", stringify!($module), "_device_table")]
+            static RAW: $crate::pci::RawIdArray<{ N + 1 }> =
+                $crate::pci::RawIdArray::from_pairs(&$pairs);
+            static INFO: [$info; N] = $crate::pci::infos(&$pairs);
+            $crate::pci::IdTable::new(RAW.as_slice(), &INFO)
+        };
+    };
+    ($table:ident, $module:ident, $info:ty, [ $( ($id:expr, $data:expr) ),* $(,)? ]) => {
+        const $table: $crate::pci::IdTable<$info> = {
+            const N: usize = [$( stringify!($id) ),*].len();
+            #[export_name = concat!("__mod_pci__", stringify!($module), "_device_table")]
+            static RAW: $crate::pci::RawIdArray<{ N + 1 }> =
+                $crate::pci::RawIdArray::new([$( $id ),*]);
+            static INFO: [$info; N] = [$( $data ),*];
+            $crate::pci::IdTable::new(RAW.as_slice(), &INFO)
+        };
+    };
+}
+
+/// A PCI driver.
+///
+/// The value `probe` returns is the driver's per-device state. It is dropped when the device is
+/// unbound (driver removal, device removal or module unload), which is where a driver undoes what
+/// `probe` did: implement [`Drop`] on it.
+pub trait Driver: Send + Sync + Sized + 'static {
+    /// Per-entry information in [`Driver::ID_TABLE`].
+    type IdInfo: 'static + Sync;
+
+    /// The driver's name in sysfs and in the PCI core.
+    const NAME: &'static CStr;
+
+    /// The devices this driver binds.
+    const ID_TABLE: IdTable<Self::IdInfo>;
+
+    /// Binds `dev`, matched by the table entry whose information is `info`.
+    fn probe(dev: &Device, info: &'static Self::IdInfo) -> Result<Pin<KBox<Self>>>;
+}
+
+/// A registered PCI driver; unregistered when dropped.
+///
+/// # Invariants
+///
+/// `drv` was registered with `__pci_register_driver` and stays registered until `drop`; it is
+/// heap-allocated, so it does not move while registered.
+pub struct Registration<T: Driver> {
+    drv: KBox<Opaque<bindings::pci_driver>>,
+    _p: PhantomData<T>,
+}
+
+// SAFETY: the registration is only touched at creation and drop, and the PCI core's own locking
+// protects the driver structure in between.
+unsafe impl<T: Driver> Send for Registration<T> {}
+// SAFETY: `&Registration` exposes nothing.
+unsafe impl<T: Driver> Sync for Registration<T> {}
+
+impl<T: Driver> Registration<T> {
+    /// Registers `T` with the PCI core on behalf of `module`.
+    pub fn new(module: &'static ThisModule) -> Result<Self> {
+        let drv = KBox::new(Opaque::<bindings::pci_driver>::uninit(), GFP_KERNEL)?;
+        let raw = drv.get();
+        // SAFETY: all-zero is a valid `struct pci_driver` (integers, pointers and optional
+        // callbacks); `raw` points to memory we own.
+        unsafe { raw.write(core::mem::zeroed()) };
+        // SAFETY: `raw` was just initialised and nothing else references it yet.
+        unsafe {
+            (*raw).name = T::NAME.as_char_ptr();
+            (*raw).id_table = T::ID_TABLE.as_ptr();
+            (*raw).probe = Some(Self::probe_callback);
+            (*raw).remove = Some(Self::remove_callback);
+        }
+        // SAFETY: `raw` is a fully initialised driver whose name and table are `'static`; it is
+        // unregistered in `drop` before the box is freed.
+        to_result(unsafe {
+            bindings::__pci_register_driver(raw, module.as_ptr(), T::NAME.as_char_ptr())
+        })?;
+        // INVARIANT: registered just above; the box keeps it in place.
+        Ok(Self {
+            drv,
+            _p: PhantomData,
+        })
+    }
+
+    unsafe extern "C" fn probe_callback(
+        pdev: *mut bindings::pci_dev,
+        id: *const bindings::pci_device_id,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: the PCI core passes a valid device that stays alive, and bound to us, for
+            // the duration of `probe`.
+            let dev = unsafe { Device::from_raw(pdev) };
+            // SAFETY: `id` points to an entry of our table or to a dynamic ID whose
+            // `driver_data` the core checked against our table.
+            let index = unsafe { (*id).driver_data } as usize;
+            let info = T::ID_TABLE.info(index).ok_or(EINVAL)?;
+            let data = T::probe(dev, info)?;
+            // SAFETY: we never move the driver's state out of the box; it is turned back into a
+            // `Pin<KBox<T>>` in `remove_callback`.
+            let raw = KBox::into_raw(unsafe { Pin::into_inner_unchecked(data) });
+            // SAFETY: `pdev` is valid (see above).
+            unsafe { bindings::pci_set_drvdata(pdev, raw.cast()) };
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn remove_callback(pdev: *mut bindings::pci_dev) {
+        // SAFETY: `pdev` is the valid, still-bound device.
+        let raw = unsafe { bindings::pci_get_drvdata(pdev) }.cast::<T>();
+        if raw.is_null() {
+            return;
+        }
+        // SAFETY: a non-null drvdata was set by `probe_callback` from `KBox::into_raw`, and
+        // `remove` runs once per successful `probe`.
+        let data = unsafe { KBox::from_raw(raw) };
+        // SAFETY: `pdev` is valid; clear the now-dangling pointer.
+        unsafe { bindings::pci_set_drvdata(pdev, core::ptr::null_mut()) };
+        drop(data);
+    }
+}
+
+impl<T: Driver> Drop for Registration<T> {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the driver is registered; this unbinds every device,
+        // running `remove_callback` for each, before it returns.
+        unsafe { bindings::pci_unregister_driver(self.drv.get()) };
+    }
+}
+
+/// The module type behind [`module_pci_driver!`]: registers `T` on load and unregisters it on
+/// unload.
+pub struct Module<T: Driver> {
+    _reg: Registration<T>,
+}
+
+impl<T: Driver> crate::Module for Module<T> {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        Ok(Self {
+            _reg: Registration::new(module)?,
+        })
+    }
+}
+
+/// Declares a kernel module whose whole job is one PCI driver.
+///
+/// Takes the same keys as [`module!`](crate::prelude::module), with `type` naming the
+/// [`Driver`].
+#[macro_export]
+macro_rules! module_pci_driver {
+    (type: $type:ty, $($rest:tt)*) => {
+        type __ModulePciDriver = $crate::pci::Module<$type>;
+        $crate::prelude::module! {
+            type: __ModulePciDriver,
+            $($rest)*
+        }
+    };
+}
+
+/// A PCI device.
+///
+/// # Invariants
+///
+/// The wrapped `struct pci_dev` is valid for as long as the reference to `Device` is: either the
+/// PCI core keeps it alive across a callback, or an [`ARef<Device>`] holds a reference count.
+#[repr(transparent)]
+pub struct Device(Opaque<bindings::pci_dev>);
+
+impl Device {
+    /// Borrows a C `struct pci_dev`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and stay alive for `'a`.
+    pub unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Self {
+        // SAFETY: `Device` is a transparent wrapper; the caller vouches for the lifetime.
+        unsafe { &*ptr.cast() }
+    }
+
+    /// The C `struct pci_dev`.
+    pub fn as_raw(&self) -> *mut bindings::pci_dev {
+        self.0.get()
+    }
+
+    /// The device's name on the bus (`0000:00:03.0`).
+    pub fn name(&self) -> &CStr {
+        // SAFETY: the device is valid; `dev_name` returns its NUL-terminated name, which does not
+        // change while the device is bound.
+        unsafe { CStr::from_char_ptr(bindings::dev_name(core::ptr::addr_of!((*self.as_raw()).dev))) }
+    }
+
+    /// The legacy (INTx) interrupt line.
+    pub fn irq(&self) -> u32 {
+        // SAFETY: the device is valid; `irq` is set at enumeration.
+        unsafe { (*self.as_raw()).irq }
+    }
+
+    /// The PCI vendor ID.
+    pub fn vendor_id(&self) -> u16 {
+        // SAFETY: the device is valid (type invariant) and `vendor` never changes after
+        // enumeration.
+        unsafe { (*self.as_raw()).vendor }
+    }
+
+    /// The PCI device ID.
+    pub fn device_id(&self) -> u16 {
+        // SAFETY: as for `vendor_id`.
+        unsafe { (*self.as_raw()).device }
+    }
+
+    /// The PCI revision ID.
+    pub fn revision(&self) -> u8 {
+        // SAFETY: as for `vendor_id`.
+        unsafe { (*self.as_raw()).revision }
+    }
+
+    /// The length of BAR `bar`, or [`EINVAL`] for a BAR number that does not exist.
+    pub fn resource_len(&self, bar: u32) -> Result<u64> {
+        if bar as usize >= bindings::PCI_STD_NUM_BARS as usize {
+            return Err(EINVAL);
+        }
+        // SAFETY: the device is valid and `bar` is a standard BAR index.
+        Ok(unsafe { bindings::pci_resource_len(self.as_raw(), bar as c_int) } as u64)
+    }
+
+    /// Whether BAR `bar` is a memory (not I/O port) BAR.
+    pub fn resource_is_mem(&self, bar: u32) -> bool {
+        if bar as usize >= bindings::PCI_STD_NUM_BARS as usize {
+            return false;
+        }
+        // SAFETY: the device is valid and `bar` is a standard BAR index.
+        let flags = unsafe { bindings::pci_resource_flags(self.as_raw(), bar as c_int) };
+        flags & (bindings::IORESOURCE_MEM as usize) != 0
+    }
+
+    /// Enables the device (I/O and memory decoding). Managed: the device is disabled again when
+    /// it is unbound from the driver.
+    pub fn enable_device(&self) -> Result {
+        // SAFETY: the device is valid; `pcim_enable_device` registers its own undo with devres.
+        to_result(unsafe { bindings::pcim_enable_device(self.as_raw()) })
+    }
+
+    /// Lets the device master the bus (do DMA).
+    pub fn set_master(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::pci_set_master(self.as_raw()) };
+    }
+
+    /// Stops the device mastering the bus.
+    pub fn clear_master(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::pci_clear_master(self.as_raw()) };
+    }
+
+    /// Requests BAR `bar` for `name` and maps it; the mapping must be at least `SIZE` bytes.
+    ///
+    /// The returned [`Devres`] revokes (unmaps and releases) the BAR when the device is unbound
+    /// or when it is dropped, whichever is first.
+    pub fn iomap_region_sized<const SIZE: usize>(
+        &self,
+        bar: u32,
+        name: &'static CStr,
+    ) -> Result<Devres<Bar<SIZE>>> {
+        let b = Bar::<SIZE>::new(self.into(), bar, name)?;
+        Devres::new(self.as_ref(), b, GFP_KERNEL)
+    }
+}
+
+impl AsRef<device::Device> for Device {
+    fn as_ref(&self) -> &device::Device {
+        // SAFETY: the `struct device` embedded in a valid `pci_dev` is valid for as long as the
+        // `pci_dev` is.
+        unsafe { device::Device::as_ref(core::ptr::addr_of_mut!((*self.as_raw()).dev)) }
+    }
+}
+
+// SAFETY: `pci_dev_get`/`pci_dev_put` manage the reference count of the embedded device.
+unsafe impl AlwaysRefCounted for Device {
+    fn inc_ref(&self) {
+        // SAFETY: `&self` proves the count is non-zero.
+        unsafe { bindings::pci_dev_get(self.as_raw()) };
+    }
+
+    unsafe fn dec_ref(obj: NonNull<Self>) {
+        // SAFETY: the caller owns a reference to release.
+        unsafe { bindings::pci_dev_put(obj.cast().as_ptr()) }
+    }
+}
+
+// SAFETY: a `pci_dev` may be used and released from any thread.
+unsafe impl Send for Device {}
+// SAFETY: the methods taking `&self` read fields fixed at enumeration or call into C functions
+// that do their own locking.
+unsafe impl Sync for Device {}
+
+/// A requested and mapped PCI BAR, at least `SIZE` bytes long.
+///
+/// # Invariants
+///
+/// `io` describes the live `pci_iomap` mapping of BAR `num` of `pdev`, whose region is requested;
+/// both are undone in `drop`.
+pub struct Bar<const SIZE: usize = 0> {
+    pdev: ARef<Device>,
+    io: IoRaw<SIZE>,
+    num: c_int,
+}
+
+impl<const SIZE: usize> Bar<SIZE> {
+    fn new(pdev: ARef<Device>, num: u32, name: &'static CStr) -> Result<Self> {
+        let len = pdev.resource_len(num)?;
+        if !pdev.resource_is_mem(num) || len == 0 {
+            return Err(ENODEV);
+        }
+        let num = num as c_int;
+        // SAFETY: the device is valid and `num` a standard BAR; `name` outlives the request.
+        to_result(unsafe { bindings::pci_request_region(pdev.as_raw(), num, name.as_char_ptr()) })?;
+        // SAFETY: the region was just requested for us.
+        let addr = unsafe { bindings::pci_iomap(pdev.as_raw(), num, 0) };
+        if addr.is_null() {
+            // SAFETY: undo the request above.
+            unsafe { bindings::pci_release_region(pdev.as_raw(), num) };
+            return Err(ENOMEM);
+        }
+        let io = match IoRaw::new(addr as usize, len as usize) {
+            Ok(io) => io,
+            Err(e) => {
+                // SAFETY: undo the mapping and request above.
+                unsafe {
+                    bindings::pci_iounmap(pdev.as_raw(), addr);
+                    bindings::pci_release_region(pdev.as_raw(), num);
+                }
+                return Err(e);
+            }
+        };
+        // INVARIANT: mapped and requested above.
+        Ok(Self { pdev, io, num })
+    }
+}
+
+impl<const SIZE: usize> Deref for Bar<SIZE> {
+    type Target = Io<SIZE>;
+
+    fn deref(&self) -> &Io<SIZE> {
+        // SAFETY: by the type invariant `io` is a live mapping of at least `SIZE` bytes, valid
+        // until `self` is dropped.
+        unsafe { Io::from_raw(&self.io) }
+    }
+}
+
+impl<const SIZE: usize> Drop for Bar<SIZE> {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the BAR is mapped and requested; undo both once.
+        unsafe {
+            bindings::pci_iounmap(self.pdev.as_raw(), self.io.addr() as _);
+            bindings::pci_release_region(self.pdev.as_raw(), self.num);
+        }
+    }
+}

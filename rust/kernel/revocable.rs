@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Objects that can be revoked: access is checked, and after revocation the object is dropped.
+//!
+//! Used by [`crate::devres::Devres`] to tie a resource (a mapped BAR, say) to the time a device is
+//! bound to its driver: once the device is unbound, every later access fails instead of touching
+//! a resource that is gone.
+
+use crate::sync::rcu;
+use core::cell::UnsafeCell;
+use core::mem::ManuallyDrop;
+use core::ops::Deref;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+/// An object that may be revoked; readers get it through [`Revocable::try_access`].
+///
+/// Readers run in RCU read-side critical sections; [`Revocable::revoke`] marks the object gone,
+/// waits for a grace period so that no reader still holds it, and only then drops it.
+///
+/// # Invariants
+///
+/// `data` is initialised and not yet dropped while `available` is `true`. Once `available` has
+/// been set to `false` (which happens exactly once, by whoever swaps it), `data` is dropped by that
+/// same caller after an RCU grace period, and never accessed again.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::revocable::Revocable;
+///
+/// let r = Revocable::new(17u32);
+/// assert_eq!(r.try_access().map(|v| *v), Some(17));
+/// r.revoke();
+/// assert!(r.try_access().is_none());
+/// // Revoking twice is harmless.
+/// r.revoke();
+/// ```
+pub struct Revocable<T> {
+    available: AtomicBool,
+    data: UnsafeCell<ManuallyDrop<T>>,
+}
+
+// SAFETY: `Revocable<T>` hands out `&T` to other threads (needs `T: Sync`) and may drop `T` on
+// another thread than the one that made it (needs `T: Send`).
+unsafe impl<T: Send + Sync> Sync for Revocable<T> {}
+
+// SAFETY: moving a `Revocable<T>` moves the `T` inside it.
+unsafe impl<T: Send> Send for Revocable<T> {}
+
+impl<T> Revocable<T> {
+    /// Wraps `data`, available until revoked.
+    pub fn new(data: T) -> Self {
+        // INVARIANT: `data` is initialised and `available` is `true`.
+        Self {
+            available: AtomicBool::new(true),
+            data: UnsafeCell::new(ManuallyDrop::new(data)),
+        }
+    }
+
+    /// Returns a guard that dereferences to the object, or `None` once it has been revoked.
+    ///
+    /// The guard holds an RCU read-side critical section: do not sleep while holding it.
+    pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
+        let guard = rcu::read_lock();
+        if self.available.load(Ordering::Acquire) {
+            // SAFETY: `available` was true inside this RCU section, so by the type invariant the
+            // data is initialised, and `revoke` cannot drop it before the section ends, since it
+            // waits for a grace period after clearing `available`.
+            let data = unsafe { &*self.data.get() };
+            Some(RevocableGuard {
+                data,
+                _rcu: guard,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Revokes access and drops the object. Sleeps for an RCU grace period the first time.
+    ///
+    /// Returns `true` if this call did the revoking.
+    pub fn revoke(&self) -> bool {
+        if !self.available.swap(false, Ordering::AcqRel) {
+            return false;
+        }
+        rcu::synchronize();
+        // SAFETY: this caller swapped `available` from true to false, so it alone drops the data
+        // (type invariant), and the grace period above means no reader still holds a reference.
+        unsafe { ManuallyDrop::drop(&mut *self.data.get()) };
+        true
+    }
+}
+
+impl<T> Drop for Revocable<T> {
+    fn drop(&mut self) {
+        if *self.available.get_mut() {
+            // SAFETY: `&mut self` means no reader exists, and `available` says the data is still
+            // there to drop.
+            unsafe { ManuallyDrop::drop(self.data.get_mut()) };
+        }
+    }
+}
+
+/// Access to a [`Revocable`]'s object, inside an RCU read-side critical section.
+pub struct RevocableGuard<'a, T> {
+    data: &'a T,
+    _rcu: rcu::Guard,
+}
+
+impl<T> Deref for RevocableGuard<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.data
+    }
+}

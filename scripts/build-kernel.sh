@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Build the e100_rs test kernel: unpack Debian's 6.12 source into the cache,
+# overlay our rust/ additions, configure from scripts/kernel.config, build.
+#
+# Incremental: the source is unpacked once, the overlay rewrites only files
+# whose content changed (so make sees unchanged mtimes), and the config is
+# regenerated only when the fragment changes.
+set -euo pipefail
+LOG_TAG=kernel
+. "$(dirname "$0")/common.sh"
+
+# Rough cost of a cold build, measured on the 2-core machines this project
+# runs on; used only for the progress estimate.
+COLD_BUILD_UNITS=${COLD_BUILD_UNITS:-1500}
+COLD_BUILD_MIN_2CPU=24
+
+mkdir -p "$CACHE"
+if [ ! -f "$KSRC/.e100_rs-unpacked" ]; then
+	[ -f "$KTARBALL" ] || die "$KTARBALL missing: run scripts/deps.sh"
+	log "unpacking $(basename "$KTARBALL") into $KSRC"
+	rm -rf "$KSRC.tmp"
+	mkdir -p "$KSRC.tmp"
+	tar -xJf "$KTARBALL" -C "$KSRC.tmp" --strip-components=1
+	touch "$KSRC.tmp/.e100_rs-unpacked"
+	rm -rf "$KSRC"
+	mv "$KSRC.tmp" "$KSRC"
+fi
+
+python3 "$REPO/scripts/overlay.py" "$REPO/rust" "$KSRC/rust"
+
+frag="$REPO/scripts/kernel.config"
+stamp="$KSRC/.e100_rs-config.sha256"
+want=$(sha256sum "$frag" | cut -d' ' -f1)
+if [ ! -f "$KSRC/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	log "configuring: x86_64 tinyconfig + scripts/kernel.config"
+	"${KMAKE[@]}" -s tinyconfig >/dev/null
+	(cd "$KSRC" && KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
+	"${KMAKE[@]}" -s olddefconfig >/dev/null
+	# Every line of the fragment must have survived Kconfig's dependency rules.
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qx "$line" "$KSRC/.config" || { log "config: $line did not stick"; bad=1; } ;;
+		"# CONFIG_"*" is not set") grep -qx "$line" "$KSRC/.config" || grep -q "^${line#\# }" "$KSRC/.config" && true ;;
+		esac
+	done <"$frag"
+	[ "$bad" -eq 0 ] || die "kernel config is missing options (see above)"
+	echo "$want" >"$stamp"
+fi
+
+first=0
+[ -f "$KSRC/vmlinux" ] || first=1
+if [ "$first" -eq 1 ]; then
+	est=$((COLD_BUILD_MIN_2CPU * 2 / JOBS))
+	log "cold build: expect about $est min on $JOBS CPUs (progress every 30 s)"
+else
+	log "incremental build"
+fi
+
+buildlog="$CACHE/kernel-build.log"
+start=$(date +%s)
+("${KMAKE[@]}" bzImage modules >"$buildlog" 2>&1; echo $? >"$buildlog.rc") &
+mk=$!
+while kill -0 "$mk" 2>/dev/null; do
+	sleep 5
+	now=$(date +%s)
+	if [ $(((now - start) % 30)) -lt 5 ] && [ $((now - start)) -ge 5 ]; then
+		units=$(grep -cE '^\s+(CC|RUSTC|AS|LD|AR|BINDGEN|HOSTCC)' "$buildlog" || true)
+		el=$((now - start))
+		if [ "$first" -eq 1 ] && [ "$units" -gt 0 ]; then
+			pct=$((units * 100 / COLD_BUILD_UNITS))
+			[ "$pct" -gt 99 ] && pct=99
+			left=$((el * (COLD_BUILD_UNITS - units) / units))
+			[ "$left" -lt 0 ] && left=0
+			log "$units/$COLD_BUILD_UNITS units (~$pct%), $((el / 60))m$((el % 60))s elapsed, ~$((left / 60)) min left"
+		else
+			log "$units units, $((el / 60))m$((el % 60))s elapsed"
+		fi
+	fi
+done
+wait "$mk" || true
+rc=$(cat "$buildlog.rc")
+el=$(($(date +%s) - start))
+if [ "$rc" -ne 0 ]; then
+	grep -E 'error|Error' "$buildlog" | head -40 >&2
+	die "kernel build failed after ${el}s; full log: $buildlog"
+fi
+if grep -E '(^|[^-])warning:' "$buildlog" | grep -v '^scripts/' >/dev/null; then
+	log "build warnings:"
+	grep -E 'warning:' "$buildlog" | head -20
+fi
+log "built in ${el}s: $KSRC/arch/x86/boot/bzImage"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Install, idempotently, everything a fresh Debian 12 machine needs to build the
+# e100_rs kernel, the module and the initramfs, and to boot them in QEMU.
+#
+# Safe to run repeatedly: every step checks before it acts.
+set -euo pipefail
+
+BINDGEN_VERSION=0.73.2
+
+log() { printf '[deps] %s\n' "$*"; }
+
+PKGS=(
+	linux-source-6.12 clang lld llvm libclang-dev
+	qemu-system-x86 busybox-static ethtool iperf3 iproute2
+	flex bison bc libelf-dev libssl-dev cpio xz-utils
+	make gcc python3 kmod tcpdump
+)
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	log "installing Debian packages: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+		$SUDO apt-get update -qq
+	fi
+	# Some images carry a backported qemu-utils (10.x) that Breaks bookworm's
+	# qemu-system-common 7.2; we test on bookworm's QEMU 7.2, so take its
+	# qemu-utils too (a downgrade when the newer one is present).
+	extra=()
+	case " ${missing[*]} " in
+	*" qemu-system-x86 "*)
+		if dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-utils 2>/dev/null || echo 0)" ge 1:8; then
+			extra=(qemu-utils/bookworm --allow-downgrades)
+		fi ;;
+	esac
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" "${extra[@]}"
+else
+	log "Debian packages present"
+fi
+
+# rust-src: the kernel builds its own `core` and `alloc` from it.
+if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+	log "adding rustup component rust-src"
+	rustup component add rust-src
+fi
+# The kernel's `make rustavailable` wants rustfmt/clippy only for the
+# rustfmt/CLIPPY targets; add them if absent so those targets work.
+for c in rustfmt clippy; do
+	rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c"
+done
+
+# bindgen-cli at a pinned version.
+if ! command -v bindgen >/dev/null 2>&1 || ! bindgen --version 2>/dev/null | grep -q "$BINDGEN_VERSION"; then
+	log "installing bindgen-cli $BINDGEN_VERSION from crates.io (takes ~2 min)"
+	cargo install --locked --version "$BINDGEN_VERSION" bindgen-cli
+fi
+log "ok: $(rustc --version), bindgen $(bindgen --version 2>/dev/null | awk '{print $2}'), $(clang --version | head -1)"

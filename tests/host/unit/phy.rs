@@ -1,0 +1,93 @@
+use crate::phy::{self, Mdio, Phy, BMCR_ISOLATE, MII_BMCR};
+use std::collections::HashMap;
+
+/// An MDI bus with PHYs at some addresses; empty addresses read `empty`.
+struct Bus {
+    phys: HashMap<u8, [u16; 32]>,
+    empty: u16,
+    writes: Vec<(u8, u8, u16)>,
+    link_latched_low: bool,
+}
+
+impl Mdio for Bus {
+    fn read(&mut self, addr: u8, reg: u8) -> Option<u16> {
+        let Some(regs) = self.phys.get(&addr) else { return Some(self.empty) };
+        let mut v = regs[reg as usize];
+        if reg == 1 && self.link_latched_low {
+            v &= !phy::BMSR_LSTATUS;
+            self.link_latched_low = false;
+        }
+        Some(v)
+    }
+    fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
+        self.writes.push((addr, reg, val));
+        if let Some(r) = self.phys.get_mut(&addr) {
+            r[reg as usize] = val;
+        }
+        true
+    }
+}
+
+/// QEMU's i82559er PHY: address 1, BMCR 0x3000, BMSR 0x782d, ID 0x02a8:0x0154.
+fn qemu_phy() -> [u16; 32] {
+    let mut r = [0u16; 32];
+    r[0] = 0x3000;
+    r[1] = 0x782d;
+    r[2] = 0x02a8;
+    r[3] = 0x0154;
+    r
+}
+
+#[test]
+fn finds_qemu_phy_at_address_1() {
+    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![],
+        link_latched_low: false };
+    let p = phy::probe(&mut bus).expect("phy");
+    assert_eq!(p, Phy { addr: 1, id: 0x0154_02a8 });
+    assert_eq!(p.name(), "82555-TX"); // model 0x15, revision 4
+    assert!(bus.writes.is_empty(), "nothing to isolate");
+    assert_eq!(phy::link_up(&mut bus, &p), Some(true));
+}
+
+#[test]
+fn scan_order_is_1_0_then_2_to_31() {
+    let v: Vec<u8> = phy::scan_order().collect();
+    assert_eq!(&v[..3], &[1, 0, 2]);
+    assert_eq!(v.len(), 32);
+    assert_eq!(*v.last().unwrap(), 31);
+}
+
+#[test]
+fn second_phy_is_isolated_and_first_in_scan_order_wins() {
+    let mut a = qemu_phy();
+    a[2] = 0x0150 >> 4; // arbitrary
+    let mut bus = Bus { phys: HashMap::from([(0, a), (7, qemu_phy())]), empty: 0xffff,
+        writes: vec![], link_latched_low: false };
+    let p = phy::probe(&mut bus).unwrap();
+    assert_eq!(p.addr, 0);
+    assert_eq!(bus.writes, vec![(7, MII_BMCR, BMCR_ISOLATE)]);
+}
+
+#[test]
+fn empty_bus_finds_nothing() {
+    for empty in [0u16, 0xffff] {
+        let mut bus = Bus { phys: HashMap::new(), empty, writes: vec![], link_latched_low: false };
+        assert_eq!(phy::probe(&mut bus), None);
+    }
+}
+
+#[test]
+fn latched_link_down_is_read_through() {
+    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![],
+        link_latched_low: true };
+    let p = Phy { addr: 1, id: 0 };
+    assert_eq!(phy::link_up(&mut bus, &p), Some(true));
+}
+
+#[test]
+fn names_known_phys() {
+    assert_eq!(Phy { addr: 1, id: 0x0150_02A8 }.name(), "82555-TX");
+    assert_eq!(Phy { addr: 1, id: 0x015B_02A8 }.name(), "82555-TX");
+    assert_eq!(Phy { addr: 1, id: 0xd061_004d }.name(), "82552-V");
+    assert_eq!(Phy { addr: 1, id: 0x0154_02a9 }.name(), "unknown");
+}
