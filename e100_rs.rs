@@ -51,9 +51,8 @@
 
 use kernel::prelude::*;
 use kernel::{
-    c_str, delay,
+    c_str, delay, dev_err, dev_warn,
     devres::Devres,
-    dev_err, dev_info, dev_warn,
     io::Io,
     net::{
         self,
@@ -226,7 +225,10 @@ impl Nic {
 
     /// Whether the PHY reports link.
     fn link_up(&self) -> bool {
-        matches!(self.with_mdio(|m| phy::link_up(m, &self.phy)), Ok(Some(true)))
+        matches!(
+            self.with_mdio(|m| phy::link_up(m, &self.phy)),
+            Ok(Some(true))
+        )
     }
 }
 
@@ -236,7 +238,11 @@ struct MacFmt<'a>(&'a [u8; 6]);
 impl core::fmt::Display for MacFmt<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let m = self.0;
-        write!(f, "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", m[0], m[1], m[2], m[3], m[4], m[5])
+        write!(
+            f,
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        )
     }
 }
 
@@ -253,7 +259,10 @@ impl pci::Driver for E100Driver {
     fn probe(pdev: &pci::Device, ich: &'static u8) -> Result<Pin<KBox<Self>>> {
         pdev.enable_device()?;
         if !pdev.resource_is_mem(0) {
-            dev_err!(pdev, "Cannot find proper PCI device base address, aborting\n");
+            dev_err!(
+                pdev,
+                "Cannot find proper PCI device base address, aborting\n"
+            );
             return Err(ENODEV);
         }
         let csr = pdev.iomap_region_sized::<{ hw::CSR_LEN }>(0, DRV_NAME)?;
@@ -279,7 +288,10 @@ impl pci::Driver for E100Driver {
             if !EEPROM_BAD_CSUM_ALLOW.get() {
                 return Err(EAGAIN);
             }
-            dev_warn!(pdev, "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n");
+            dev_warn!(
+                pdev,
+                "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n"
+            );
         }
 
         let mut addr = eeprom.mac();
@@ -328,7 +340,7 @@ impl pci::Driver for E100Driver {
         )?;
 
         let ndev = netdev.device();
-        dev_info!(
+        kernel::netdev_info!(
             ndev,
             "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}\n",
             mac.name(),

@@ -107,7 +107,6 @@ impl Eeprom {
         Eeprom { words, count }
     }
 
-
     /// The words.
     pub(crate) fn words(&self) -> &[u16] {
         &self.words[..self.count]
@@ -117,8 +116,6 @@ impl Eeprom {
     pub(crate) fn len(&self) -> usize {
         self.count
     }
-
-
 
     /// Word `i`, or 0 past the end (as a blank part reads).
     pub(crate) fn word(&self, i: usize) -> u16 {
@@ -134,7 +131,6 @@ impl Eeprom {
     pub(crate) fn checksum_ok(&self) -> bool {
         self.sum() == CHECKSUM
     }
-
 
     /// The MAC address in words 0-2 (low byte of each word first).
     pub(crate) fn mac(&self) -> [u8; 6] {

@@ -106,7 +106,10 @@ impl<const N: usize> RawIdArray<N> {
     /// Lays out `ids` (`M == N - 1` of them) with `driver_data` set to each entry's index, then
     /// the all-zero terminator. Fails the build if the sizes disagree.
     pub const fn new<const M: usize>(ids: [DeviceId; M]) -> Self {
-        assert!(M + 1 == N, "RawIdArray needs exactly one slot for the terminator");
+        assert!(
+            M + 1 == N,
+            "RawIdArray needs exactly one slot for the terminator"
+        );
         let mut raw = [DeviceId {
             vendor: 0,
             device: 0,
@@ -405,7 +408,11 @@ impl Device {
     pub fn name(&self) -> &CStr {
         // SAFETY: the device is valid; `dev_name` returns its NUL-terminated name, which does not
         // change while the device is bound.
-        unsafe { CStr::from_char_ptr(bindings::dev_name(core::ptr::addr_of!((*self.as_raw()).dev))) }
+        unsafe {
+            CStr::from_char_ptr(bindings::dev_name(core::ptr::addr_of!(
+                (*self.as_raw()).dev
+            )))
+        }
     }
 
     /// The legacy (INTx) interrupt line.

@@ -67,10 +67,7 @@ impl<T> Revocable<T> {
             // data is initialised, and `revoke` cannot drop it before the section ends, since it
             // waits for a grace period after clearing `available`.
             let data = unsafe { &*self.data.get() };
-            Some(RevocableGuard {
-                data,
-                _rcu: guard,
-            })
+            Some(RevocableGuard { data, _rcu: guard })
         } else {
             None
         }

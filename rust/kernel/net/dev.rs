@@ -84,9 +84,7 @@ impl Device {
     pub fn mac_addr(&self) -> MacAddr {
         let mut mac = [0u8; 6];
         // SAFETY: `dev_addr` points to at least `ETH_ALEN` bytes for an Ethernet device.
-        unsafe {
-            core::ptr::copy_nonoverlapping((*self.as_raw()).dev_addr, mac.as_mut_ptr(), 6)
-        };
+        unsafe { core::ptr::copy_nonoverlapping((*self.as_raw()).dev_addr, mac.as_mut_ptr(), 6) };
         mac
     }
 
@@ -150,6 +148,50 @@ impl Device {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_queue_stopped(self.as_raw()) }
     }
+}
+
+impl Device {
+    /// Prints `args` at `level` with the driver, bus address and interface name as prefix, as
+    /// C's `netdev_printk()` does. Prefer the [`netdev_info!`](crate::netdev_info) family.
+    pub fn printk(&self, level: &CStr, args: core::fmt::Arguments<'_>) {
+        // SAFETY: the device is valid; the format string is NUL-terminated and its single `%pA`
+        // consumes exactly one `fmt::Arguments` pointer, which lives across the call.
+        unsafe {
+            bindings::netdev_printk(
+                level.as_char_ptr(),
+                self.as_raw(),
+                crate::c_str!("%pA").as_char_ptr(),
+                &args as *const _ as *const c_void,
+            )
+        };
+    }
+}
+
+/// Prints an error message prefixed like C's `netdev_err()`: `netdev_err!(dev, "fmt", args...)`.
+#[macro_export]
+macro_rules! netdev_err {
+    ($dev:expr, $($arg:tt)*) => {
+        $crate::net::dev::Device::printk($dev, $crate::dev_printk::level::ERR,
+            ::core::format_args!($($arg)*))
+    };
+}
+
+/// Prints a warning prefixed like C's `netdev_warn()`.
+#[macro_export]
+macro_rules! netdev_warn {
+    ($dev:expr, $($arg:tt)*) => {
+        $crate::net::dev::Device::printk($dev, $crate::dev_printk::level::WARNING,
+            ::core::format_args!($($arg)*))
+    };
+}
+
+/// Prints an informational message prefixed like C's `netdev_info()`.
+#[macro_export]
+macro_rules! netdev_info {
+    ($dev:expr, $($arg:tt)*) => {
+        $crate::net::dev::Device::printk($dev, $crate::dev_printk::level::INFO,
+            ::core::format_args!($($arg)*))
+    };
 }
 
 impl AsRef<device::Device> for Device {
@@ -272,7 +314,9 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// it (it gets an `eth%d` name).
     pub fn register(cfg: Config<'_>, data: Arc<T>) -> Result<Self> {
         // SAFETY: no preconditions; one pointer of private area, one TX and one RX queue.
-        let raw = unsafe { bindings::alloc_etherdev_mqs(core::mem::size_of::<*const T>() as c_int, 1, 1) };
+        let raw = unsafe {
+            bindings::alloc_etherdev_mqs(core::mem::size_of::<*const T>() as c_int, 1, 1)
+        };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
         let leaked = Arc::into_raw(data);
         // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; the
@@ -287,6 +331,9 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             (*raw).min_mtu = cfg.mtu_range.0;
             (*raw).max_mtu = cfg.mtu_range.1;
             bindings::eth_hw_addr_set(raw, cfg.mac.as_ptr());
+            // No link until the driver says so: the first `carrier_on` then raises the link
+            // event that moves the operational state to UP.
+            bindings::netif_carrier_off(raw);
         }
         // SAFETY: the device is fully set up; its ops are `'static` and the state they borrow
         // lives in the private area until `drop`.
@@ -376,7 +423,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     ) -> c_int {
         // SAFETY: as in `open_callback`; `p` is a `struct sockaddr` from the core.
         let (d, t, sa) = unsafe {
-            (Device::from_raw(dev), Self::data(dev), &*p.cast::<bindings::sockaddr>())
+            (
+                Device::from_raw(dev),
+                Self::data(dev),
+                &*p.cast::<bindings::sockaddr>(),
+            )
         };
         from_result(|| {
             let mut mac = [0u8; 6];

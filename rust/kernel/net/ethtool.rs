@@ -11,9 +11,9 @@
 use super::dev::{Device, Operations as NetdevOperations, Registration};
 use crate::bindings;
 use crate::error::{code::EOPNOTSUPP, from_result, Result};
+use crate::ffi::c_char;
 use crate::macros::vtable;
 use crate::str::CStr;
-use crate::ffi::c_char;
 use core::ffi::c_int;
 use core::marker::PhantomData;
 
@@ -139,8 +139,13 @@ impl<T: Operations> Adapter<T> {
     ) -> c_int {
         // SAFETY: the core passes one of our devices, an exclusive `ethtool_eeprom` request and a
         // buffer of `ee.len` bytes, after checking `offset + len` against `get_eeprom_len`.
-        let (d, t, ee) =
-            unsafe { (Device::from_raw(dev), Registration::<T>::data(dev), &mut *ee) };
+        let (d, t, ee) = unsafe {
+            (
+                Device::from_raw(dev),
+                Registration::<T>::data(dev),
+                &mut *ee,
+            )
+        };
         // SAFETY: see above; `data` holds `ee.len` writable bytes.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, ee.len as usize) };
         from_result(|| {

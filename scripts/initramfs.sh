@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Build the guest initramfs: static busybox, the real ethtool, iperf3 and ip with their shared
+# libraries, both drivers' modules (C e100 + mii, and e100_rs), and the guest test scripts.
+#
+#   scripts/initramfs.sh OUT.cpio.gz E100_RS_KO
+set -euo pipefail
+LOG_TAG=initramfs
+. "$(dirname "$0")/common.sh"
+
+out=${1:?output path}
+rs_ko=${2:?e100_rs.ko path}
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,etc,mods,tests,lib64}
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+
+# Real tools, and every shared library they load.
+for tool in /usr/sbin/ethtool /usr/bin/iperf3 /usr/sbin/ip; do
+	cp "$tool" "$root$tool"
+	ln -sf "$tool" "$root/bin/$(basename "$tool")"
+	ldd "$tool" | awk '/=> \//{print $3} /^\s*\/lib/{print $1}' | while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+
+# Modules: the reference C driver (and mii, which it needs) and ours.
+cp "$KSRC/drivers/net/mii.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$root/mods/"
+cp "$rs_ko" "$root/mods/e100_rs.ko"
+
+cp "$REPO"/tests/guest/*.sh "$root/tests/"
+cp "$REPO/tests/guest/init" "$root/init"
+chmod +x "$root/init" "$root"/tests/*.sh
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
+log "$(du -h "$out" | cut -f1) -> $out"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Boot the test kernel in QEMU (TCG) with an emulated i82559er and run one guest suite.
+#
+#   scripts/qemu-run.sh --suite NAME --driver e100|e100_rs --mac MAC --log FILE
+#                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit]
+#
+# The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
+# Every frame the NIC sends or receives is written to --pcap by a filter-dump object.
+# The serial console (kernel log and the suite's @@TEST lines) goes to --log.
+set -euo pipefail
+LOG_TAG=qemu
+. "$(dirname "$0")/common.sh"
+
+suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0
+initrd=${E100_RS_INITRD:-$CACHE/initramfs.cpio.gz}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--suite) suite=$2; shift 2 ;;
+	--driver) driver=$2; shift 2 ;;
+	--mac) mac=$2; shift 2 ;;
+	--log) logf=$2; shift 2 ;;
+	--pcap) pcap=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--netdev) netdev=$2; shift 2 ;;
+	--kunit) kunit=1; shift ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+[ -n "$suite" ] && [ -n "$mac" ] && [ -n "$logf" ] || die "--suite, --mac and --log are required"
+
+args=(
+	-M pc -m 512 -smp 2 -nographic -no-reboot -monitor none
+	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
+	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac"
+	-netdev "$netdev"
+	-device "i82559er,netdev=n0,mac=$mac,romfile="
+)
+[ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap")
+
+rc=0
+timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 || rc=$?
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "@@TIMEOUT after ${timeout}s" >>"$logf"
+fi
+exit 0

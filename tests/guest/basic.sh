@@ -1,0 +1,62 @@
+#!/bin/sh
+# Foundation suite: the driver loads, binds the i82559er, registers eth%d with QEMU's MAC,
+# reports link, answers ethtool, and survives repeated unload/reload without a kernel splat.
+. /tests/lib.sh
+drv=$DRIVER
+
+check module-loads load_driver "$drv"
+
+d=$(nic_pci)
+bound=$(basename "$(readlink "$d/driver" 2>/dev/null)" 2>/dev/null)
+if [ "$bound" = "$drv" ]; then pass device-bound "$(basename "$d") -> $bound"; else fail device-bound "$(basename "$d") bound to '$bound'"; fi
+
+ifc=$(nic_if)
+if [ -n "$ifc" ]; then pass netdev-registered "$ifc"; else fail netdev-registered "no interface under $d/net"; fi
+case "$ifc" in eth[0-9]*) pass netdev-named-eth "$ifc" ;; *) fail netdev-named-eth "'$ifc'" ;; esac
+
+addr=$(cat "/sys/class/net/$ifc/address" 2>/dev/null)
+if [ "$addr" = "$MAC" ]; then pass mac-matches-qemu "$addr"; else fail mac-matches-qemu "got '$addr', QEMU mac=$MAC"; fi
+
+ip link set "$ifc" up
+if wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"; then
+	pass link-up "carrier=1 operstate=$(cat /sys/class/net/$ifc/operstate)"
+else
+	fail link-up "carrier=$(cat /sys/class/net/$ifc/carrier 2>&1) after 10 s"
+fi
+if ethtool "$ifc" | grep -q 'Link detected: yes'; then pass ethtool-link-detected; else fail ethtool-link-detected "$(ethtool "$ifc" 2>&1 | tail -3 | tr '\n' ' ')"; fi
+
+info=$(ethtool -i "$ifc" 2>&1)
+if echo "$info" | grep -qx "driver: $drv"; then pass ethtool-i-driver "$(echo "$info" | head -1)"; else fail ethtool-i-driver "$(echo "$info" | tr '\n' ' ')"; fi
+bus=$(echo "$info" | sed -n 's/^bus-info: //p')
+if [ "$bus" = "$(basename "$d")" ]; then pass ethtool-i-bus-info "$bus"; else fail ethtool-i-bus-info "'$bus'"; fi
+
+# The EEPROM as ethtool dumps it: 64 words on QEMU, summing to 0xBABA, MAC in words 0-2.
+ee=/tmp/eeprom.bin
+if ethtool -e "$ifc" raw on >"$ee" 2>/tmp/ee.err; then
+	len=$(wc -c <"$ee")
+	sum=$(od -An -tu2 -v "$ee" | tr -s ' ' '\n' | awk 'NF{s=(s+$1)%65536} END{printf "0x%04x", s}')
+	mac=$(od -An -tx1 -N6 -v "$ee" | tr -s ' ' | sed 's/^ //; s/ /:/g')
+	if [ "$len" = 128 ] && [ "$sum" = 0xbaba ] && [ "$mac" = "$MAC" ]; then
+		pass ethtool-e-eeprom "$len bytes, sum $sum, MAC $mac"
+	else
+		fail ethtool-e-eeprom "$len bytes, sum $sum, MAC $mac"
+	fi
+else
+	fail ethtool-e-eeprom "$(cat /tmp/ee.err)"
+fi
+
+# Ten unload/reload cycles, each with the interface up, then no splat in the kernel log.
+ok=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	unload_driver "$drv" || { fail reload-cycles "rmmod failed on cycle $i"; break; }
+	[ -z "$(nic_if)" ] || { fail reload-cycles "interface still present after rmmod $i"; break; }
+	load_driver "$drv" || { fail reload-cycles "insmod failed on cycle $i"; break; }
+	ifc=$(nic_if)
+	[ -n "$ifc" ] || { fail reload-cycles "no interface after insmod $i"; break; }
+	ip link set "$ifc" up
+	wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier" || { fail reload-cycles "no carrier on cycle $i"; break; }
+	ok=$i
+done
+[ "$ok" = 10 ] && pass reload-cycles "10 rmmod/insmod cycles"
+splats=$(kernel_splats)
+if [ -z "$splats" ]; then pass no-kernel-splats "dmesg clean"; else fail no-kernel-splats "$(echo "$splats" | head -5 | tr '\n' '|')"; fi
