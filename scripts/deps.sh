@@ -26,9 +26,8 @@ done
 if [ "${#missing[@]}" -gt 0 ]; then
 	log "installing Debian packages: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	if ! apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-		$SUDO apt-get update -qq
-	fi
+	# Package lists on a fresh machine may be missing or stale: refresh before installing.
+	$SUDO apt-get update -qq
 	# Some images carry a backported qemu-utils (10.x) that Breaks bookworm's
 	# qemu-system-common 7.2; we test on bookworm's QEMU 7.2, so take its
 	# qemu-utils too (a downgrade when the newer one is present).
