@@ -23,11 +23,14 @@ HOOKS = [
         "pub mod delay;",
         "pub mod dev_printk;",
         "pub mod devres;",
+        "pub mod dma;",
         "pub mod io;",
+        "pub mod irq;",
         "pub mod module_param;",
         "#[cfg(CONFIG_PCI)]",
         "pub mod pci;",
         "pub mod revocable;",
+        "pub mod transmute;",
     ]),
     ("kernel/error.rs", "//", '    declare_err!(ENOTSUPP, "Operation is not supported.");', [
         '    declare_err!(EOPNOTSUPP, "Operation not supported on transport endpoint.");',
@@ -36,15 +39,18 @@ HOOKS = [
         '    declare_err!(ENOLINK, "Link has been severed.");',
     ]),
     ("kernel/sync.rs", "//", None, [
+        "pub mod bh;",
         "pub mod rcu;",
     ]),
     ("kernel/net.rs", "//", None, [
         "pub mod dev;",
         "pub mod ethtool;",
+        "pub mod napi;",
         "pub mod skbuff;",
     ]),
     ("helpers/helpers.c", "//", None, [
         '#include "delay.c"',
+        '#include "dma.c"',
         '#include "io.c"',
         '#include "netdevice.c"',
         '#include "pci.c"',
@@ -52,6 +58,9 @@ HOOKS = [
     ]),
     ("bindings/bindings_helper.h", "/*", None, [
         "#include <linux/delay.h>",
+        "#include <linux/dma-mapping.h>",
+        "#include <linux/interrupt.h>",
+        "#include <linux/workqueue.h>",
         "#include <linux/etherdevice.h>",
         "#include <linux/ethtool.h>",
         "#include <linux/io.h>",

@@ -63,3 +63,75 @@ void rust_helper_eth_random_addr(u8 *addr)
 {
 	eth_random_addr(addr);
 }
+
+struct sk_buff *rust_helper_netdev_alloc_skb_ip_align(struct net_device *dev, unsigned int len)
+{
+	return netdev_alloc_skb_ip_align(dev, len);
+}
+
+void rust_helper_skb_reserve(struct sk_buff *skb, int len)
+{
+	skb_reserve(skb, len);
+}
+
+unsigned int rust_helper_skb_headlen(const struct sk_buff *skb)
+{
+	return skb_headlen(skb);
+}
+
+unsigned int rust_helper_skb_tailroom(const struct sk_buff *skb)
+{
+	return skb_tailroom(skb);
+}
+
+bool rust_helper_napi_schedule(struct napi_struct *n)
+{
+	return napi_schedule(n);
+}
+
+void rust_helper_netdev_sent_queue(struct net_device *dev, unsigned int bytes)
+{
+	netdev_sent_queue(dev, bytes);
+}
+
+void rust_helper_netdev_completed_queue(struct net_device *dev, unsigned int pkts,
+					unsigned int bytes)
+{
+	netdev_completed_queue(dev, pkts, bytes);
+}
+
+void rust_helper_netdev_reset_queue(struct net_device *dev)
+{
+	netdev_reset_queue(dev);
+}
+
+int rust_helper_netdev_mc_count(const struct net_device *dev)
+{
+	return netdev_mc_count(dev);
+}
+
+void rust_helper_init_delayed_work(struct delayed_work *dw, work_func_t fn)
+{
+	INIT_DELAYED_WORK(dw, fn);
+}
+
+void rust_helper_local_bh_disable(void)
+{
+	local_bh_disable();
+}
+
+void rust_helper_local_bh_enable(void)
+{
+	local_bh_enable();
+}
+
+void rust_helper_skb_eth_type_trans(struct sk_buff *skb, struct net_device *dev)
+{
+	skb->protocol = eth_type_trans(skb, dev);
+}
+
+bool rust_helper_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
+				  unsigned long delay)
+{
+	return mod_delayed_work(wq, dwork, delay);
+}

@@ -10,13 +10,16 @@
 //! `&T` and the [`Device`]. Dropping the registration unregisters the device (running `stop` if
 //! it is up, and waiting until no callback is running) and only then releases the `Arc<T>`.
 
+use super::napi::Napi;
 use super::skbuff::SkBuff;
 use crate::device;
+use crate::irq::{self, IrqReturn};
 use crate::error::{code::*, from_result, to_result, Result};
 use crate::str::CStr;
 use crate::sync::Arc;
 use crate::types::Opaque;
 use crate::{bindings, macros::vtable};
+use core::cell::UnsafeCell;
 use core::ffi::{c_int, c_void};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -148,6 +151,126 @@ impl Device {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_queue_stopped(self.as_raw()) }
     }
+
+    /// Byte Queue Limits: `bytes` were queued to the hardware.
+    pub fn sent_queue(&self, bytes: u32) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netdev_sent_queue(self.as_raw(), bytes) };
+    }
+
+    /// Byte Queue Limits: `pkts` frames of `bytes` bytes in all left the hardware.
+    pub fn completed_queue(&self, pkts: u32, bytes: u32) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netdev_completed_queue(self.as_raw(), pkts, bytes) };
+    }
+
+    /// Byte Queue Limits: forget everything in flight (after freeing the ring).
+    pub fn reset_queue(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netdev_reset_queue(self.as_raw()) };
+    }
+
+    /// The number of multicast addresses subscribed. Call from `set_rx_mode`.
+    pub fn mc_count(&self) -> usize {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netdev_mc_count(self.as_raw()) as usize }
+    }
+
+    /// Calls `f` with each subscribed multicast address. Call from `set_rx_mode`, where the
+    /// core holds the address-list lock that keeps the list stable.
+    pub fn for_each_mc_addr(&self, mut f: impl FnMut(&MacAddr)) {
+        // SAFETY: the device is valid and the caller holds the address-list lock, so the list
+        // and its entries stay as they are for the walk; each entry's `addr` holds at least
+        // `ETH_ALEN` bytes for an Ethernet device.
+        unsafe {
+            let head = core::ptr::addr_of_mut!((*self.as_raw()).mc.list);
+            let mut pos = (*head).next;
+            while pos != head {
+                let ha = crate::container_of!(pos, bindings::netdev_hw_addr, list);
+                let mut mac = [0u8; 6];
+                core::ptr::copy_nonoverlapping((*ha).addr.as_ptr(), mac.as_mut_ptr(), 6);
+                f(&mac);
+                pos = (*pos).next;
+            }
+        }
+    }
+
+    /// The device's NAPI context.
+    pub fn napi(&self) -> &Napi {
+        // SAFETY: every device made by `Registration` has a `Priv` with an added NAPI context,
+        // deleted only when the device is freed.
+        unsafe { Napi::from_raw(core::ptr::addr_of_mut!((*self.priv_raw()).napi)) }
+    }
+
+    /// Runs the driver's [`Operations::service`] in process context after `delay_ms`
+    /// milliseconds (or moves an already pending run to then). Callable from any context.
+    pub fn schedule_service(&self, delay_ms: u32) {
+        // SAFETY: the work item is initialised in `Registration::register` and cancelled before
+        // the device is freed.
+        unsafe {
+            bindings::mod_delayed_work(
+                bindings::system_wq,
+                core::ptr::addr_of_mut!((*self.priv_raw()).work),
+                crate::time::msecs_to_jiffies(delay_ms),
+            )
+        };
+    }
+
+    fn priv_raw(&self) -> *mut PrivHeader {
+        // SAFETY: every device made by `Registration` starts its private area with a
+        // `PrivHeader`.
+        unsafe { bindings::netdev_priv(self.as_raw()).cast() }
+    }
+}
+
+/// The start of the private area of a device made by [`Registration`]; the driver state pointer
+/// follows in `Priv<T>`.
+#[repr(C)]
+struct PrivHeader {
+    napi: bindings::napi_struct,
+    work: bindings::delayed_work,
+}
+
+#[repr(C)]
+struct Priv<T: Operations> {
+    header: PrivHeader,
+    dev: *mut bindings::net_device,
+    data: *const T,
+    /// The interrupt line while the device is open; touched only by the open/stop trampolines,
+    /// which the core serialises under RTNL, and by `Registration::drop`.
+    irq: UnsafeCell<Option<irq::Registration<NetdevIrq<T>>>>,
+    reg: RegInfo,
+}
+
+/// Interrupt settings, fixed at registration.
+struct RegInfo {
+    irq: Option<u32>,
+    irq_name: &'static CStr,
+}
+
+/// The interrupt handler data of an open device: its `net_device`.
+struct NetdevIrq<T: Operations> {
+    dev: *mut bindings::net_device,
+    _p: PhantomData<T>,
+}
+
+// SAFETY: the pointer is only used to reach the device and its `Sync` driver state.
+unsafe impl<T: Operations> Send for NetdevIrq<T> {}
+// SAFETY: see above.
+unsafe impl<T: Operations> Sync for NetdevIrq<T> {}
+
+impl<T: Operations> irq::Handler for NetdevIrq<T> {
+    fn handle_irq(&self) -> IrqReturn {
+        // SAFETY: the line is requested only while the device is open and freed before it is
+        // freed, so the device and its state are valid here.
+        let (d, t) = unsafe { (Device::from_raw(self.dev), &*(*priv_of::<T>(self.dev)).data) };
+        t.interrupt(d)
+    }
+}
+
+fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
+    // SAFETY: `netdev_priv` only computes an address inside the device.
+    unsafe { bindings::netdev_priv(dev).cast() }
 }
 
 impl Device {
@@ -243,14 +366,32 @@ pub trait Operations: Send + Sync + Sized + 'static {
 
     /// Polls the device without interrupts (netconsole, netpoll).
     fn poll_controller(&self, _dev: &Device) {}
+
+    /// Handles an interrupt (hard-IRQ context). The line in [`Config::irq`] is requested just
+    /// before `open` and freed just after `stop`.
+    fn interrupt(&self, _dev: &Device) -> IrqReturn {
+        IrqReturn::None
+    }
+
+    /// NAPI poll: does at most `budget` units of receive work, and returns how many it did.
+    /// Runs in softirq context; the NAPI context is enabled before `open` and disabled before
+    /// `stop`.
+    fn poll(&self, _dev: &Device, _napi: &Napi, _budget: i32) -> i32 {
+        0
+    }
+
+    /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
+    /// waited for) after `stop` and before the device is freed.
+    fn service(&self, _dev: &Device) {}
 }
 
 /// A registered network device; unregistered and freed when dropped.
 ///
 /// # Invariants
 ///
-/// `dev` was allocated by `alloc_etherdev_mqs` with room for one pointer in its private area,
-/// which holds an `Arc<T>` leaked with [`Arc::into_raw`]; the device is registered until `drop`.
+/// `dev` was allocated by `alloc_etherdev_mqs` with a `Priv<T>` as its private area, whose
+/// `data` is an `Arc<T>` leaked with [`Arc::into_raw`], whose NAPI context is added and whose
+/// work item is initialised; the device is registered until `drop`.
 pub struct Registration<T: Operations + super::ethtool::Operations> {
     dev: NonNull<bindings::net_device>,
     _p: PhantomData<Arc<T>>,
@@ -272,6 +413,12 @@ pub struct Config<'a> {
     pub watchdog_timeo: i32,
     /// Minimum and maximum MTU.
     pub mtu_range: (u32, u32),
+    /// The (shared) interrupt line, requested while the device is open.
+    pub irq: Option<u32>,
+    /// The NAPI weight (the budget handed to `poll`).
+    pub napi_weight: i32,
+    /// The name of the interrupt in `/proc/interrupts`.
+    pub irq_name: &'static CStr,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -319,11 +466,29 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
         let leaked = Arc::into_raw(data);
+        let p = priv_of::<T>(raw);
         // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; the
         // private area is `size_of::<*const T>()` bytes, suitably aligned (netdev private areas
         // are `NETDEV_ALIGN`-aligned); the ops tables are `'static`.
         unsafe {
-            bindings::netdev_priv(raw).cast::<*const T>().write(leaked);
+            // The private area is zeroed memory: write every field before use.
+            core::ptr::addr_of_mut!((*p).dev).write(raw);
+            core::ptr::addr_of_mut!((*p).data).write(leaked);
+            core::ptr::addr_of_mut!((*p).irq).write(UnsafeCell::new(None));
+            core::ptr::addr_of_mut!((*p).reg).write(RegInfo {
+                irq: cfg.irq,
+                irq_name: cfg.irq_name,
+            });
+            bindings::init_delayed_work(
+                core::ptr::addr_of_mut!((*p).header.work),
+                Some(Self::service_callback),
+            );
+            bindings::netif_napi_add_weight(
+                raw,
+                core::ptr::addr_of_mut!((*p).header.napi),
+                Some(Self::poll_callback),
+                cfg.napi_weight,
+            );
             (*raw).netdev_ops = &Self::NETDEV_OPS;
             (*raw).ethtool_ops = super::ethtool::Adapter::<T>::build();
             (*raw).dev.parent = cfg.parent.as_raw();
@@ -364,21 +529,98 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     ///
     /// `dev` must be a device created by `Registration::<T>::register` and not yet freed.
     pub(crate) unsafe fn data<'a>(dev: *const bindings::net_device) -> &'a T {
-        // SAFETY: by the caller's guarantee the private area holds our leaked `Arc<T>`, which is
-        // reclaimed only after the device is unregistered and no callback can run.
-        unsafe { &*bindings::netdev_priv(dev).cast::<*const T>().read() }
+        // SAFETY: by the caller's guarantee the private area is our `Priv<T>` holding a leaked
+        // `Arc<T>`, which is reclaimed only after the device is unregistered and no callback can
+        // run.
+        unsafe { &*(*priv_of::<T>(dev)).data }
+    }
+
+    /// The interrupt slot of `dev`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Self::data`], and the caller must hold RTNL (or own the device exclusively).
+    unsafe fn irq_slot<'a>(
+        dev: *const bindings::net_device,
+    ) -> &'a mut Option<irq::Registration<NetdevIrq<T>>> {
+        // SAFETY: the caller guarantees validity and exclusive access under RTNL.
+        unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
+    }
+
+    unsafe extern "C" fn poll_callback(napi: *mut bindings::napi_struct, budget: c_int) -> c_int {
+        // SAFETY: `napi` is the context embedded in one of our devices; `napi->dev` is it.
+        let (n, dev) = unsafe { (Napi::from_raw(napi), (*napi).dev) };
+        // SAFETY: the device is valid while its NAPI context runs.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        t.poll(d, n, budget)
+    }
+
+    unsafe extern "C" fn service_callback(work: *mut bindings::work_struct) {
+        // SAFETY: `work` is the `work` member of a `delayed_work` in the `PrivHeader` at the
+        // start of one of our devices' `Priv<T>`; the work is cancelled before the device is
+        // freed, so the device is valid while this runs.
+        let p = unsafe {
+            let dw = crate::container_of!(work, bindings::delayed_work, work);
+            crate::container_of!(dw, PrivHeader, work) as *mut Priv<T>
+        };
+        // SAFETY: see above.
+        let dev = unsafe { (*p).dev };
+        // SAFETY: see above.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        t.service(d);
     }
 
     unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
-        // SAFETY: the core passes one of our devices, valid across the call.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
-        from_result(|| t.open(d).map(|()| 0))
+        // SAFETY: the core passes one of our devices, valid across the call, with RTNL held.
+        let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
+        // SAFETY: `reg` is written at registration and never changes.
+        let reg = unsafe { &*Self::reg_info(dev) };
+        from_result(|| {
+            if let Some(line) = reg.irq {
+                let h = Arc::new(
+                    NetdevIrq::<T> {
+                        dev,
+                        _p: PhantomData,
+                    },
+                    crate::alloc::flags::GFP_KERNEL,
+                )?;
+                *slot = Some(irq::Registration::new(line, irq::flags::SHARED, reg.irq_name, h)?);
+            }
+            // SAFETY: the NAPI context is added; enabling it while closed is its normal use.
+            unsafe { bindings::napi_enable(d.napi().as_raw()) };
+            if let Err(e) = t.open(d) {
+                // SAFETY: enabled just above.
+                unsafe { bindings::napi_disable(d.napi().as_raw()) };
+                *slot = None;
+                return Err(e);
+            }
+            Ok(0)
+        })
     }
 
     unsafe extern "C" fn stop_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
-        from_result(|| t.stop(d).map(|()| 0))
+        let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
+        // SAFETY: enabled in `open_callback`; waits for a running poll.
+        unsafe { bindings::napi_disable(d.napi().as_raw()) };
+        let r = t.stop(d);
+        *slot = None;
+        // SAFETY: the work item is initialised; waits for a running service call.
+        unsafe {
+            bindings::cancel_delayed_work_sync(core::ptr::addr_of_mut!((*d.priv_raw()).work))
+        };
+        from_result(|| r.map(|()| 0))
+    }
+
+    /// The interrupt settings of `dev`.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be one of our registered devices.
+    unsafe fn reg_info(dev: *const bindings::net_device) -> *const RegInfo {
+        // SAFETY: by the caller's guarantee `Priv<T>` is there; `reg` is written before
+        // registration.
+        unsafe { core::ptr::addr_of!((*priv_of::<T>(dev)).reg) }
     }
 
     unsafe extern "C" fn start_xmit_callback(
@@ -461,12 +703,18 @@ impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
         // SAFETY: registered (type invariant). `unregister_netdev` stops the device if it is up
-        // and returns once no callback can run any more, so the state can then be reclaimed.
+        // (freeing its interrupt and cancelling its work) and returns once no callback can run.
+        // Then nothing else references the device: cancel any work queued since, drop any
+        // interrupt, free the device (which deletes the NAPI context) and only then release the
+        // driver state, which no callback can reach any more.
         unsafe {
             bindings::unregister_netdev(raw);
-            let leaked = bindings::netdev_priv(raw).cast::<*const T>().read();
-            drop(Arc::from_raw(leaked));
+            let p = priv_of::<T>(raw);
+            bindings::cancel_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
+            *Self::irq_slot(raw) = None;
+            let leaked = (*p).data;
             bindings::free_netdev(raw);
+            drop(Arc::from_raw(leaked));
         }
     }
 }

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Direct memory access: DMA masks, coherent allocations and streaming mappings.
+//!
+//! C header: [`include/linux/dma-mapping.h`](srctree/include/linux/dma-mapping.h)
+//!
+//! [`CoherentAllocation`] holds descriptor memory shared with a device for a long time. Its
+//! elements are typed (they must be [`FromBytes`] and [`AsBytes`], see
+//! [`dma_struct!`](crate::dma_struct)) and are only accessed with volatile reads and writes of
+//! single fields ([`dma_read!`](crate::dma_read), [`dma_write!`](crate::dma_write)), bounds
+//! checked, so a driver never does pointer arithmetic. [`wmb`] and [`rmb`] order those accesses
+//! against the device.
+//!
+//! Streaming mappings of packet buffers are in [`crate::net::skbuff::MappedSkb`].
+
+use crate::alloc::Flags;
+use crate::device::Device;
+use crate::error::{code::*, to_result, Result};
+use crate::transmute::{AsBytes, FromBytes};
+use crate::types::ARef;
+use crate::bindings;
+
+/// A bus address, as the device sees memory.
+pub type DmaAddr = bindings::dma_addr_t;
+
+/// Sets the streaming and coherent DMA masks of `dev` to `bits` bits.
+pub fn set_mask_and_coherent(dev: &Device, bits: u32) -> Result {
+    if bits == 0 || bits > 64 {
+        return Err(EINVAL);
+    }
+    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    // SAFETY: `dev` is a valid device.
+    to_result(unsafe { bindings::dma_set_mask_and_coherent(dev.as_raw(), mask) })
+}
+
+/// Orders CPU writes to DMA memory before later writes (such as a doorbell or a descriptor's
+/// ownership bit) are seen by the device (`dma_wmb()`).
+pub fn wmb() {
+    // SAFETY: a barrier has no preconditions.
+    unsafe { bindings::dma_wmb() };
+}
+
+/// Orders CPU reads of DMA memory: reads after this see data at least as new as a status word
+/// read before it (`dma_rmb()`).
+pub fn rmb() {
+    // SAFETY: a barrier has no preconditions.
+    unsafe { bindings::dma_rmb() };
+}
+
+/// `count` elements of `T` in memory coherent between the CPU and `dev`.
+///
+/// # Invariants
+///
+/// `cpu_addr` points to `count` elements of `T` (`count * size_of::<T>()` bytes, non-zero)
+/// returned by `dma_alloc_coherent` for `dev`, at bus address `dma_handle`, freed in `drop`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::{dma::CoherentAllocation, dma_read, dma_write};
+///
+/// kernel::dma_struct! {
+///     struct Desc { status: u16, size: u16, addr: u32 }
+/// }
+///
+/// # fn test(dev: &kernel::device::Device) -> Result {
+/// let ring = CoherentAllocation::<Desc>::alloc_coherent(dev, 4, GFP_KERNEL)?;
+/// dma_write!(ring, 2, size = 1522)?;
+/// assert_eq!(dma_read!(ring, 2, size)?, 1522);
+/// assert!(dma_read!(ring, 4, size).is_err()); // out of bounds
+/// assert_eq!(ring.dma_handle_at(1)?, ring.dma_handle() + 8);
+/// # Ok(()) }
+/// ```
+pub struct CoherentAllocation<T: AsBytes + FromBytes> {
+    dev: ARef<Device>,
+    dma_handle: DmaAddr,
+    count: usize,
+    cpu_addr: *mut T,
+}
+
+// SAFETY: the allocation is plain memory owned by this value; access is by volatile reads and
+// writes of `FromBytes + AsBytes` data, which any thread may do.
+unsafe impl<T: AsBytes + FromBytes + Send> Send for CoherentAllocation<T> {}
+// SAFETY: shared access only does volatile reads/writes of plain data; races between them are
+// the same as races with the device, which the driver orders with barriers and locks.
+unsafe impl<T: AsBytes + FromBytes + Sync> Sync for CoherentAllocation<T> {}
+
+impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
+    /// Allocates `count` zeroed elements of coherent memory for `dev`.
+    pub fn alloc_coherent(dev: &Device, count: usize, flags: Flags) -> Result<Self> {
+        let size = count
+            .checked_mul(core::mem::size_of::<T>())
+            .filter(|s| *s > 0)
+            .ok_or(EINVAL)?;
+        let mut dma_handle = 0;
+        // SAFETY: `dev` is valid; `dma_handle` is a valid out-pointer. `__GFP_ZERO` zeroes it.
+        let cpu = unsafe {
+            bindings::dma_alloc_attrs(
+                dev.as_raw(),
+                size,
+                &mut dma_handle,
+                (flags | crate::alloc::flags::__GFP_ZERO).as_raw(),
+                0,
+            )
+        };
+        if cpu.is_null() {
+            return Err(ENOMEM);
+        }
+        // INVARIANT: a successful allocation of `count` elements.
+        Ok(Self {
+            dev: dev.into(),
+            dma_handle,
+            count,
+            cpu_addr: cpu.cast(),
+        })
+    }
+
+    /// The number of elements.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The bus address of element 0.
+    pub fn dma_handle(&self) -> DmaAddr {
+        self.dma_handle
+    }
+
+    /// The bus address of element `i`, or [`EINVAL`] if out of range.
+    pub fn dma_handle_at(&self, i: usize) -> Result<DmaAddr> {
+        if i >= self.count {
+            return Err(EINVAL);
+        }
+        Ok(self.dma_handle + (i * core::mem::size_of::<T>()) as DmaAddr)
+    }
+
+    /// A pointer to element `i`, bounds checked. For the [`dma_read!`](crate::dma_read) family.
+    #[doc(hidden)]
+    pub fn item_from_index(&self, i: usize) -> Result<*mut T> {
+        if i >= self.count {
+            return Err(EINVAL);
+        }
+        // SAFETY: `i < count`, so the offset stays inside the allocation (type invariant).
+        Ok(unsafe { self.cpu_addr.add(i) })
+    }
+
+    /// Reads the field at `field` with a volatile load.
+    ///
+    /// # Safety
+    ///
+    /// `field` must point inside an element returned by [`Self::item_from_index`] of `self`.
+    #[doc(hidden)]
+    pub unsafe fn field_read<F: FromBytes>(&self, field: *const F) -> F {
+        // SAFETY: the caller guarantees `field` is in our allocation and properly aligned (it
+        // was projected from an element); any bit pattern is a valid `F`.
+        unsafe { field.read_volatile() }
+    }
+
+    /// Writes `val` to the field at `field` with a volatile store.
+    ///
+    /// # Safety
+    ///
+    /// `field` must point inside an element returned by [`Self::item_from_index`] of `self`.
+    #[doc(hidden)]
+    pub unsafe fn field_write<F: AsBytes>(&self, field: *mut F, val: F) {
+        // SAFETY: the caller guarantees `field` is in our allocation and properly aligned.
+        unsafe { field.write_volatile(val) }
+    }
+}
+
+impl<T: AsBytes + FromBytes> Drop for CoherentAllocation<T> {
+    fn drop(&mut self) {
+        let size = self.count * core::mem::size_of::<T>();
+        // SAFETY: the allocation came from `dma_alloc_attrs` with these arguments (invariant).
+        unsafe {
+            bindings::dma_free_attrs(
+                self.dev.as_raw(),
+                size,
+                self.cpu_addr.cast(),
+                self.dma_handle,
+                0,
+            )
+        };
+    }
+}
+
+/// Reads a field of element `$idx` of a [`CoherentAllocation`]: `dma_read!(ring, i, a.b)`.
+/// Evaluates to `Result<FieldType>`; out-of-range indices give [`EINVAL`].
+#[macro_export]
+macro_rules! dma_read {
+    ($alloc:expr, $idx:expr, $($field:tt)+) => {{
+        let alloc = &$alloc;
+        match alloc.item_from_index($idx) {
+            Ok(item) => {
+                // SAFETY: `item` points to a valid element of `alloc` (bounds checked above);
+                // `addr_of!` projects to one of its fields without creating a reference.
+                Ok(unsafe { alloc.field_read(::core::ptr::addr_of!((*item).$($field)+)) })
+            }
+            Err(e) => Err(e),
+        }
+    }};
+}
+
+/// Writes a field of element `$idx` of a [`CoherentAllocation`]: `dma_write!(ring, i, a.b = v)`.
+/// Evaluates to `Result`.
+#[macro_export]
+macro_rules! dma_write {
+    ($alloc:expr, $idx:expr, $($field:ident).+ = $val:expr) => {{
+        let alloc = &$alloc;
+        match alloc.item_from_index($idx) {
+            Ok(item) => {
+                // SAFETY: as in `dma_read!`.
+                unsafe { alloc.field_write(::core::ptr::addr_of_mut!((*item).$($field).+), $val) };
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }};
+    ($alloc:expr, $idx:expr, $($field:ident).+ [$i:expr] = $val:expr) => {{
+        let alloc = &$alloc;
+        match alloc.item_from_index($idx) {
+            Ok(item) => {
+                // SAFETY: as in `dma_read!`; indexing a place checks `$i` against the array.
+                unsafe {
+                    alloc.field_write(::core::ptr::addr_of_mut!((*item).$($field).+[$i]), $val)
+                };
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }};
+}
