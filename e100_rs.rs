@@ -49,30 +49,41 @@
 //! Link state is the PHY's BMSR link bit (read twice, since it latches low). `open` reports it as
 //! the carrier; `ethtool` reads it live.
 
+use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
 use kernel::{
-    c_str, delay, dev_err, dev_warn,
+    c_str, delay,
+    dev_err, dev_warn,
     devres::Devres,
+    dma::{self, CoherentAllocation},
+    dma_read, dma_write,
     io::Io,
+    irq::IrqReturn,
     net::{
         self,
         dev::{Device as NetDevice, TxOutcome},
-        skbuff::SkBuff,
+        napi::Napi,
+        skbuff::{Direction, MappedSkb, SkBuff},
     },
-    new_spinlock, pci,
+    netdev_info, netdev_warn, new_spinlock, pci,
     revocable::RevocableGuard,
-    sync::{Arc, SpinLock},
+    sync::{bh, Arc, SpinLock},
     types::ARef,
 };
 
+mod desc;
 mod eeprom;
 mod ethtool;
 mod hw;
 mod phy;
+mod rings;
+mod stats;
 
+use desc::ConfigParams;
 use eeprom::Eeprom;
 use hw::Mac;
 use phy::Phy;
+use rings::{scb, CbRing, RxRing};
 
 kernel::module_param!(
     EEPROM_BAD_CSUM_ALLOW,
@@ -115,16 +126,60 @@ kernel::pci_device_table!(ID_TABLE, e100_rs, u8, IDS);
 /// The mapped CSR block.
 type Csr = pci::Bar<{ hw::CSR_LEN }>;
 
+/// NAPI weight (e100.c's).
+const NAPI_WEIGHT: i32 = 16;
+/// The watchdog period.
+const WATCHDOG_MS: u32 = 2000;
+/// TX threshold: bytes in the FIFO before transmission starts, in units of 8 (e100.c's 0xE0).
+const TX_THRESHOLD: u8 = 0xe0;
+
+kernel::dma_struct! {
+    /// Memory the chip writes outside the rings: the self-test result and the statistics.
+    struct Mem {
+        selftest_signature: u32,
+        selftest_result: u32,
+        stats: [u32; stats::STATS_WORDS],
+    }
+}
+
+/// The Command Unit side, under one lock: the CB ring (transmits and commands), the SCB
+/// command register, and the statistics state.
+struct Cu {
+    ring: Option<CbRing>,
+    /// Where the statistics dump's completion word lands (in words), once seen.
+    stats_layout: Option<usize>,
+    totals: stats::Totals,
+}
+
 /// Per-device state, shared by the PCI driver data and the net_device.
 #[pin_data]
 pub(crate) struct Nic {
     pdev: ARef<pci::Device>,
     csr: Devres<Csr>,
+    mac: Mac,
     eeprom: Eeprom,
     phy: Phy,
+    mem: CoherentAllocation<Mem>,
     /// Serialises MDI transactions (the MDI control register holds one at a time).
     #[pin]
     mdio_lock: SpinLock<()>,
+    /// The CU, the CB ring and the SCB command register. Taken in softirq context (poll,
+    /// transmit), so process context takes it with bottom halves disabled.
+    #[pin]
+    cu: SpinLock<Cu>,
+    /// The RFA; used by NAPI poll, and by open/stop while NAPI is disabled.
+    #[pin]
+    rx: SpinLock<Option<RxRing>>,
+    /// Software counters of the data path.
+    #[pin]
+    counters: SpinLock<stats::SwCounters>,
+    /// Ring sizes (RFDs, CBs) used at the next open.
+    #[pin]
+    ring_sizes: SpinLock<(u32, u32)>,
+    /// The transmit watchdog fired: reset from the service task.
+    tx_timeout: AtomicBool,
+    /// A receive-mode update found the CB ring full: retry from the service task.
+    rx_mode_pending: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -225,11 +280,204 @@ impl Nic {
 
     /// Whether the PHY reports link.
     fn link_up(&self) -> bool {
-        matches!(
-            self.with_mdio(|m| phy::link_up(m, &self.phy)),
-            Ok(Some(true))
-        )
+        matches!(self.with_mdio(|m| phy::link_up(m, &self.phy)), Ok(Some(true)))
     }
+
+    /// The 32-bit bus address of a field of `mem` (the DMA mask is 32 bits).
+    fn mem_addr(&self, offset: usize) -> u32 {
+        (self.mem.dma_handle() as u32).wrapping_add(offset as u32)
+    }
+
+    /// Runs the PORT self-test: the chip checks itself and writes a signature and a result.
+    /// Sleeps; process context only.
+    fn self_test(&self) -> Result {
+        dma_write!(self.mem, 0, selftest_signature = 0)?;
+        dma_write!(self.mem, 0, selftest_result = 0xffff_ffff)?;
+        {
+            let io = self.csr()?;
+            io.write32(self.mem_addr(0) | hw::PORT_SELFTEST, hw::PORT);
+            flush(&io);
+        }
+        delay::msleep(10);
+        let sig = dma_read!(self.mem, 0, selftest_signature)?;
+        let res = dma_read!(self.mem, 0, selftest_result)?;
+        let io = self.csr()?;
+        // The self-test leaves the chip in an unknown state: reset it again.
+        hw_reset(&io);
+        if sig == 0 || res != 0 {
+            dev_err!(
+                &*self.pdev,
+                "Self-test failed: signature {:#010x}, result {:#010x}\n",
+                u32::from_le(sig),
+                u32::from_le(res)
+            );
+            return Err(ETIMEDOUT);
+        }
+        Ok(())
+    }
+
+    /// The Configure parameters for the interface's current flags.
+    fn config_params(&self, dev: &NetDevice) -> ConfigParams {
+        let flags = dev.flags();
+        ConfigParams {
+            promiscuous: flags & kernel::bindings::net_device_flags_IFF_PROMISC != 0,
+            multicast_all: flags & kernel::bindings::net_device_flags_IFF_ALLMULTI != 0
+                || dev.mc_count() > desc::MAX_MULTICAST,
+            mii: true,
+            ..ConfigParams::default()
+        }
+    }
+
+    /// Queues a command CB (no transmit buffer).
+    fn command(&self, cu: &mut Cu, io: &rings::Csr, cmd: desc::CbCmd, body: &desc::Body) -> Result {
+        let ring = cu.ring.as_mut().ok_or(ENODEV)?;
+        ring.issue(io, cmd as u16, body, None).map_err(|(e, _)| e)
+    }
+
+    /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
+    fn apply_rx_mode(&self, dev: &NetDevice, cu: &mut Cu, io: &rings::Csr) -> Result {
+        let p = self.config_params(dev);
+        let mut list: KVec<[u8; 6]> = KVec::new();
+        if !p.multicast_all {
+            let mut err = Ok(());
+            dev.for_each_mc_addr(|a| {
+                if err.is_ok() {
+                    err = list.push(*a, GFP_ATOMIC).map_err(Error::from);
+                }
+            });
+            err?;
+        }
+        if cu.ring.as_ref().map_or(0, |r| r.avail()) < 2 {
+            return Err(EBUSY);
+        }
+        self.command(cu, io, desc::CbCmd::Configure, &desc::config_body(self.mac, &p))?;
+        self.command(cu, io, desc::CbCmd::Multicast, &desc::multicast_body(list.iter()))
+    }
+
+    /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
+    /// address, receive filter, statistics address, RU start, then interrupts on.
+    fn up(&self, dev: &NetDevice) -> Result {
+        let (rfds, cbs) = *self.ring_sizes.lock();
+        let rx = RxRing::new(dev, self.pdev.as_ref(), rfds as usize)?;
+        let cb = CbRing::new(self.pdev.as_ref(), cbs as usize)?;
+        self.self_test()?;
+
+        let io = self.csr()?;
+        let _bh = bh::disable();
+        let start = rx.start_addr();
+        *self.rx.lock() = Some(rx);
+        let mut cu = self.cu.lock();
+        cu.ring = Some(cb);
+        cu.stats_layout = None;
+        dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
+        rings::exec_cmd(&io, scb::CUC_LOAD_BASE, Some(0))?;
+        rings::exec_cmd(&io, scb::RUC_LOAD_BASE, Some(0))?;
+        self.apply_rx_mode(dev, &mut cu, &io)?;
+        self.command(&mut cu, &io, desc::CbCmd::IaSetup, &desc::ia_body(&dev.mac_addr()))?;
+        rings::exec_cmd(&io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
+        rings::exec_cmd(&io, scb::CUC_DUMP_RESET, None)?;
+        rings::exec_cmd(&io, scb::RUC_START, Some(start))?;
+        drop(cu);
+        dev.reset_queue();
+        dev.start_queue();
+        io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+        flush(&io);
+        Ok(())
+    }
+
+    /// Stops the hardware and frees the rings (and every buffer in them).
+    fn down(&self, dev: &NetDevice) {
+        dev.stop_queue();
+        if let Ok(io) = self.csr() {
+            hw_reset(&io);
+        }
+        let _bh = bh::disable();
+        let cb = self.cu.lock().ring.take();
+        let rx = self.rx.lock().take();
+        drop(cb);
+        drop(rx);
+        dev.reset_queue();
+    }
+
+    /// Watchdog: link state, statistics, deferred receive-mode update.
+    fn watchdog(&self, dev: &NetDevice) {
+        let up = self.link_up();
+        if up && !dev.carrier_ok() {
+            let mode = self.with_mdio(|m| phy::link_mode(m, &self.phy)).ok().flatten();
+            match mode {
+                Some(m) => netdev_info!(
+                    dev,
+                    "NIC Link is Up {} Mbps {} Duplex\n",
+                    m.speed,
+                    if m.full_duplex { "Full" } else { "Half" }
+                ),
+                None => netdev_info!(dev, "NIC Link is Up\n"),
+            }
+            dev.carrier_on();
+        } else if !up && dev.carrier_ok() {
+            netdev_info!(dev, "NIC Link is Down\n");
+            dev.carrier_off();
+        }
+
+        let Ok(io) = self.csr() else { return };
+        let _bh = bh::disable();
+        let mut cu = self.cu.lock();
+        if cu.ring.is_none() {
+            return;
+        }
+        self.update_stats(&mut cu, &io);
+        if self.rx_mode_pending.swap(false, Ordering::Relaxed)
+            && self.apply_rx_mode(dev, &mut cu, &io).is_err()
+        {
+            self.rx_mode_pending.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Folds a completed statistics dump into the totals and asks for the next one.
+    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) {
+        let Ok(words) = dma_read!(self.mem, 0, stats) else {
+            return;
+        };
+        if let Some(n) = stats::completed(&words, cu.stats_layout) {
+            if cu.stats_layout.is_none() {
+                dev_info_layout(&self.pdev, n);
+            }
+            cu.stats_layout = Some(n);
+            cu.totals.add(&stats::parse(&words, n));
+            let _ = dma_write!(self.mem, 0, stats[n] = 0);
+        }
+        let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
+    }
+
+    /// Recovers from a transmit hang: the whole interface down and up, under RTNL.
+    fn reset(&self, dev: &NetDevice) {
+        let Some(_rtnl) = net::dev::rtnl_try_lock() else {
+            // `stop` may be waiting for this task with RTNL held: try again shortly.
+            self.tx_timeout.store(true, Ordering::Relaxed);
+            dev.schedule_service(10);
+            return;
+        };
+        if !dev.is_running() {
+            return;
+        }
+        netdev_warn!(dev, "resetting after transmit timeout\n");
+        let napi = dev.napi();
+        napi.disable();
+        self.down(dev);
+        napi.enable();
+        if let Err(e) = self.up(dev) {
+            netdev_warn!(dev, "reset failed: {:?}\n", e);
+        }
+    }
+}
+
+fn dev_info_layout(pdev: &pci::Device, words: usize) {
+    kernel::dev_info!(
+        pdev,
+        "statistics dump completes at byte {} ({} counters)\n",
+        words * 4,
+        words
+    );
 }
 
 /// Formats a MAC address as `aa:bb:cc:dd:ee:ff`.
@@ -238,11 +486,7 @@ struct MacFmt<'a>(&'a [u8; 6]);
 impl core::fmt::Display for MacFmt<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let m = self.0;
-        write!(
-            f,
-            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            m[0], m[1], m[2], m[3], m[4], m[5]
-        )
+        write!(f, "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", m[0], m[1], m[2], m[3], m[4], m[5])
     }
 }
 
@@ -259,12 +503,12 @@ impl pci::Driver for E100Driver {
     fn probe(pdev: &pci::Device, ich: &'static u8) -> Result<Pin<KBox<Self>>> {
         pdev.enable_device()?;
         if !pdev.resource_is_mem(0) {
-            dev_err!(
-                pdev,
-                "Cannot find proper PCI device base address, aborting\n"
-            );
+            dev_err!(pdev, "Cannot find proper PCI device base address, aborting\n");
             return Err(ENODEV);
         }
+        dma::set_mask_and_coherent(pdev.as_ref(), 32).inspect_err(|_| {
+            dev_err!(pdev, "No usable DMA configuration, aborting\n");
+        })?;
         let csr = pdev.iomap_region_sized::<{ hw::CSR_LEN }>(0, DRV_NAME)?;
         let mac = Mac::from_revision(pdev.revision(), *ich != 0);
 
@@ -288,10 +532,7 @@ impl pci::Driver for E100Driver {
             if !EEPROM_BAD_CSUM_ALLOW.get() {
                 return Err(EAGAIN);
             }
-            dev_warn!(
-                pdev,
-                "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n"
-            );
+            dev_warn!(pdev, "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n");
         }
 
         let mut addr = eeprom.mac();
@@ -317,14 +558,26 @@ impl pci::Driver for E100Driver {
             return Err(ENODEV);
         };
 
+        let mem = CoherentAllocation::<Mem>::alloc_coherent(pdev.as_ref(), 1, GFP_KERNEL)?;
         let words = eeprom.len();
         let nic = Arc::pin_init(
             pin_init!(Nic {
                 pdev: pdev.into(),
                 csr,
+                mac,
                 eeprom,
                 phy,
+                mem,
                 mdio_lock <- new_spinlock!((), "e100_rs::mdio_lock"),
+                cu <- new_spinlock!(
+                    Cu { ring: None, stats_layout: None, totals: stats::Totals::default() },
+                    "e100_rs::cu"
+                ),
+                rx <- new_spinlock!(None, "e100_rs::rx"),
+                counters <- new_spinlock!(stats::SwCounters::default(), "e100_rs::counters"),
+                ring_sizes <- new_spinlock!((rings::RFDS.0, rings::CBS.0), "e100_rs::ring_sizes"),
+                tx_timeout: AtomicBool::new(false),
+                rx_mode_pending: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;
@@ -335,12 +588,15 @@ impl pci::Driver for E100Driver {
                 mac: addr,
                 watchdog_timeo: kernel::time::msecs_to_jiffies(2000) as i32,
                 mtu_range: (68, 1500),
+                irq: Some(pdev.irq()),
+                napi_weight: NAPI_WEIGHT,
+                irq_name: DRV_NAME,
             },
             nic,
         )?;
 
         let ndev = netdev.device();
-        kernel::netdev_info!(
+        netdev_info!(
             ndev,
             "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}\n",
             mac.name(),
@@ -359,24 +615,217 @@ impl pci::Driver for E100Driver {
 #[vtable]
 impl net::dev::Operations for Nic {
     fn open(&self, dev: &NetDevice) -> Result {
-        if self.link_up() {
-            dev.carrier_on();
-        } else {
-            dev.carrier_off();
+        dev.carrier_off();
+        if let Err(e) = self.up(dev) {
+            self.down(dev);
+            return Err(e);
         }
-        dev.start_queue();
+        dev.schedule_service(0);
         Ok(())
     }
 
     fn stop(&self, dev: &NetDevice) -> Result {
-        dev.stop_queue();
+        self.down(dev);
         dev.carrier_off();
         Ok(())
     }
 
-    fn start_xmit(&self, _dev: &NetDevice, skb: SkBuff) -> TxOutcome {
-        // No transmit ring yet: the frame is dropped (freed as a drop, visible to drop monitors).
-        drop(skb);
+    fn start_xmit(&self, dev: &NetDevice, skb: SkBuff) -> TxOutcome {
+        let Ok(io) = self.csr() else {
+            drop(skb);
+            self.counters.lock().tx_dropped += 1;
+            return TxOutcome::Ok;
+        };
+        let mut cu = self.cu.lock();
+        let Some(ring) = cu.ring.as_mut() else {
+            drop(skb);
+            drop(cu);
+            self.counters.lock().tx_dropped += 1;
+            return TxOutcome::Ok;
+        };
+        if ring.avail() == 0 {
+            // The queue is stopped whenever the ring fills, so this is a race with the
+            // stack; let it retry once `poll` has cleaned.
+            dev.stop_queue();
+            return TxOutcome::Busy(skb);
+        }
+        let len = skb.len();
+        let mapped = match MappedSkb::map(skb, self.pdev.as_ref(), len, Direction::ToDevice) {
+            Ok(m) => m,
+            Err((skb, _)) => {
+                drop(skb);
+                drop(cu);
+                self.counters.lock().tx_dropped += 1;
+                return TxOutcome::Ok;
+            }
+        };
+        let body = desc::tx_body(
+            ring.next_cb_addr(),
+            mapped.dma_addr() as u32,
+            len as u16,
+            TX_THRESHOLD,
+        );
+        // Interrupt on completion of every 16th CB, as e100.c does; the rest rely on CNA.
+        let cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
+        if let Err((_, m)) = ring.issue(&io, cmd, &body, Some(mapped)) {
+            drop(m);
+            drop(cu);
+            self.counters.lock().tx_dropped += 1;
+            return TxOutcome::Ok;
+        }
+        dev.sent_queue(len);
+        if ring.avail() == 0 {
+            dev.stop_queue();
+        }
         TxOutcome::Ok
+    }
+
+    fn get_stats64(&self, _dev: &NetDevice, s: &mut kernel::bindings::rtnl_link_stats64) {
+        let _bh = bh::disable();
+        let c = *self.counters.lock();
+        let t = self.cu.lock().totals;
+        s.rx_packets = c.rx_packets;
+        s.tx_packets = c.tx_packets;
+        s.rx_bytes = c.rx_bytes;
+        s.tx_bytes = c.tx_bytes;
+        s.rx_errors = t.rx_errors;
+        s.tx_errors = t.tx_errors + c.tx_errors;
+        s.rx_dropped = c.rx_dropped;
+        s.tx_dropped = c.tx_dropped;
+        s.multicast = c.multicast;
+        s.collisions = t.collisions;
+        s.rx_length_errors = t.rx_short_frame_errors + c.rx_over_length_errors;
+        s.rx_over_errors = t.rx_over_errors;
+        s.rx_crc_errors = t.rx_crc_errors;
+        s.rx_frame_errors = t.rx_frame_errors;
+        s.rx_fifo_errors = t.rx_fifo_errors;
+        s.rx_missed_errors = t.rx_missed_errors;
+        s.tx_aborted_errors = t.tx_aborted_errors;
+        s.tx_carrier_errors = t.tx_carrier_errors;
+        s.tx_fifo_errors = t.tx_fifo_errors;
+        s.tx_window_errors = t.tx_window_errors;
+    }
+
+    fn set_rx_mode(&self, dev: &NetDevice) {
+        let Ok(io) = self.csr() else { return };
+        let _bh = bh::disable();
+        let mut cu = self.cu.lock();
+        if cu.ring.is_none() {
+            return;
+        }
+        if self.apply_rx_mode(dev, &mut cu, &io).is_err() {
+            // The CB ring is full: the watchdog retries.
+            self.rx_mode_pending.store(true, Ordering::Relaxed);
+            dev.schedule_service(0);
+        }
+    }
+
+    fn set_mac_address(&self, dev: &NetDevice, addr: &net::dev::MacAddr) -> Result {
+        let io = self.csr()?;
+        let _bh = bh::disable();
+        let mut cu = self.cu.lock();
+        if cu.ring.is_some() && dev.is_running() {
+            self.command(&mut cu, &io, desc::CbCmd::IaSetup, &desc::ia_body(addr))?;
+        }
+        Ok(())
+    }
+
+    fn tx_timeout(&self, dev: &NetDevice, _txqueue: u32) {
+        netdev_warn!(dev, "transmit timed out\n");
+        self.tx_timeout.store(true, Ordering::Relaxed);
+        dev.schedule_service(0);
+    }
+
+    fn poll_controller(&self, dev: &NetDevice) {
+        let _ = self.interrupt(dev);
+    }
+
+    fn interrupt(&self, dev: &NetDevice) -> IrqReturn {
+        let Ok(io) = self.csr() else {
+            return IrqReturn::None;
+        };
+        let stat_ack = io.read8(hw::SCB_STAT_ACK);
+        // 0: not ours (shared line); 0xff: the device is gone (surprise removal, D3).
+        if stat_ack == 0 || stat_ack == 0xff {
+            return IrqReturn::None;
+        }
+        io.write8(stat_ack, hw::SCB_STAT_ACK);
+        io.write8(hw::IRQ_MASK_ALL, hw::SCB_CMD_HI);
+        flush(&io);
+        dev.napi().schedule();
+        IrqReturn::Handled
+    }
+
+    fn poll(&self, dev: &NetDevice, napi: &Napi, budget: i32) -> i32 {
+        let Ok(io) = self.csr() else { return 0 };
+        let budget_u = usize::try_from(budget).unwrap_or(0);
+
+        let (got, restart) = {
+            let mut rx = self.rx.lock();
+            match rx.as_mut() {
+                Some(ring) => {
+                    let got =
+                        ring.clean(dev, self.pdev.as_ref(), budget_u, |skb| napi.gro_receive(skb));
+                    let restart = (!rings::ru_running(&io) && ring.can_restart())
+                        .then(|| ring.start_addr());
+                    (got, restart)
+                }
+                None => (rings::Received::default(), None),
+            }
+        };
+        let work = (got.pkts + got.dropped + got.over_length) as usize;
+
+        let cleaned = {
+            let mut cu = self.cu.lock();
+            if let Some(addr) = restart {
+                let _ = rings::exec_cmd(&io, scb::RUC_START, Some(addr));
+            }
+            match cu.ring.as_mut() {
+                Some(ring) => {
+                    let c = ring.clean(budget);
+                    if ring.has_unsent() {
+                        ring.kick(&io);
+                    }
+                    if c.pkts > 0 {
+                        dev.completed_queue(c.pkts, c.bytes);
+                        if dev.queue_stopped() && ring.avail() > 0 {
+                            dev.wake_queue();
+                        }
+                    }
+                    c
+                }
+                None => rings::Cleaned::default(),
+            }
+        };
+
+        {
+            let mut c = self.counters.lock();
+            c.rx_packets += u64::from(got.pkts);
+            c.rx_bytes += got.bytes;
+            c.multicast += u64::from(got.multicast);
+            c.rx_dropped += u64::from(got.dropped);
+            c.rx_over_length_errors += u64::from(got.over_length);
+            c.tx_packets += u64::from(cleaned.pkts);
+            c.tx_bytes += u64::from(cleaned.bytes);
+            c.tx_errors += u64::from(cleaned.errors);
+        }
+
+        let work = work.min(budget_u) as i32;
+        if work < budget && napi.complete_done(work) {
+            io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+            flush(&io);
+        }
+        work
+    }
+
+    fn service(&self, dev: &NetDevice) {
+        if self.tx_timeout.swap(false, Ordering::Relaxed) {
+            self.reset(dev);
+        }
+        if !dev.is_running() {
+            return;
+        }
+        self.watchdog(dev);
+        dev.schedule_service(WATCHDOG_MS);
     }
 }

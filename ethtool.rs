@@ -2,9 +2,10 @@
 
 //! ethtool operations.
 
-use crate::{Nic, DRV_NAME};
+use crate::{stats, Nic, DRV_NAME};
 use kernel::net::{dev::Device, ethtool};
 use kernel::prelude::*;
+use kernel::sync::bh;
 
 /// `ethtool -e` reports this magic, as e100.c does.
 const EEPROM_MAGIC: u32 = 0x1234;
@@ -18,6 +19,28 @@ impl ethtool::Operations for Nic {
 
     fn get_link(&self, _dev: &Device) -> bool {
         self.link_up()
+    }
+
+    fn get_sset_count(&self, _dev: &Device, sset: u32) -> Result<usize> {
+        match sset {
+            ethtool::SS_STATS => Ok(stats::STAT_NAMES.len()),
+            _ => Err(EOPNOTSUPP),
+        }
+    }
+
+    fn get_strings(&self, _dev: &Device, sset: u32, data: &mut [u8]) {
+        if sset == ethtool::SS_STATS {
+            ethtool::fill_strings(data, &stats::STAT_NAMES);
+        }
+    }
+
+    fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
+        let _bh = bh::disable();
+        let sw = *self.counters.lock();
+        let totals = self.cu.lock().totals;
+        for (d, v) in data.iter_mut().zip(stats::ethtool_values(&sw, &totals)) {
+            *d = v;
+        }
     }
 
     fn get_eeprom_len(&self, _dev: &Device) -> usize {

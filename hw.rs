@@ -9,6 +9,12 @@
 pub(crate) const SCB_STATUS: usize = 0x00;
 /// SCB interrupt-control byte: mask bits and software interrupt.
 pub(crate) const SCB_CMD_HI: usize = 0x03;
+/// SCB STAT/ACK byte: interrupt causes, written back to acknowledge.
+pub(crate) const SCB_STAT_ACK: usize = 0x01;
+/// SCB command byte: CU and RU commands.
+pub(crate) const SCB_CMD_LO: usize = 0x02;
+/// SCB general pointer: the argument of a CU/RU command.
+pub(crate) const SCB_GEN_PTR: usize = 0x04;
 /// PORT: reset, self-test, dump.
 pub(crate) const PORT: usize = 0x08;
 /// EEPROM control, low byte: the 93Cxx bit-bang pins.
@@ -20,9 +26,13 @@ pub(crate) const CSR_LEN: usize = 0x18;
 
 /// SCB_CMD_HI: mask all interrupts.
 pub(crate) const IRQ_MASK_ALL: u8 = 0x01;
+/// SCB_CMD_HI: unmask all interrupts.
+pub(crate) const IRQ_MASK_NONE: u8 = 0x00;
 
 /// PORT: software reset (the whole chip).
 pub(crate) const PORT_SOFTWARE_RESET: u32 = 0x0000;
+/// PORT: self-test, results written to the 16-byte aligned address given with it.
+pub(crate) const PORT_SELFTEST: u32 = 0x0001;
 /// PORT: selective reset (stops DMA, keeps configuration).
 pub(crate) const PORT_SELECTIVE_RESET: u32 = 0x0002;
 
@@ -86,8 +96,12 @@ pub(crate) struct Mac(u8);
 impl Mac {
     /// 82557 D100 A-step (the oldest).
     pub(crate) const M82557_D100_A: Mac = Mac(0);
-    /// 82559 D101M (also what every ICH part is treated as).
+    /// 82558 D101 A4-step: the first with extended TCBs, flow control and MWI.
+    pub(crate) const M82558_D101_A4: Mac = Mac(4);
+    /// 82559 D101M (also what every ICH part is treated as): adds TCO statistics.
     pub(crate) const M82559_D101M: Mac = Mac(8);
+    /// 82551-10: the last, with a 32-byte Configure.
+    pub(crate) const M82551_10: Mac = Mac(16);
 
     /// The generation of a part from its PCI revision and its ICH flag. ICH parts report other
     /// revisions but behave as the 82559 D101M; revision 0xff (unreadable) is taken as the oldest.

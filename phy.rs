@@ -18,6 +18,23 @@ pub(crate) const MII_PHYSID1: u8 = 0x02;
 /// PHY identifier, low 16 bits.
 pub(crate) const MII_PHYSID2: u8 = 0x03;
 
+/// Autonegotiation advertisement register.
+pub(crate) const MII_ADVERTISE: u8 = 0x04;
+/// Link partner ability register.
+pub(crate) const MII_LPA: u8 = 0x05;
+
+/// BMCR: 100 Mb/s when autonegotiation is off.
+pub(crate) const BMCR_SPEED100: u16 = 0x2000;
+/// BMCR: autonegotiation enabled.
+pub(crate) const BMCR_ANENABLE: u16 = 0x1000;
+/// BMCR: full duplex when autonegotiation is off.
+pub(crate) const BMCR_FULLDPLX: u16 = 0x0100;
+/// ADVERTISE/LPA technology bits.
+pub(crate) const ADV_10HALF: u16 = 0x0020;
+pub(crate) const ADV_10FULL: u16 = 0x0040;
+pub(crate) const ADV_100HALF: u16 = 0x0080;
+pub(crate) const ADV_100FULL: u16 = 0x0100;
+
 /// BMCR: electrically isolate the PHY from the MII.
 pub(crate) const BMCR_ISOLATE: u16 = 0x0400;
 /// BMSR: link is up (latched low: read twice for the current state).
@@ -114,4 +131,46 @@ pub(crate) fn probe<M: Mdio>(m: &mut M) -> Option<Phy> {
 pub(crate) fn link_up<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
     let _ = m.read(phy.addr, MII_BMSR)?;
     Some(m.read(phy.addr, MII_BMSR)? & BMSR_LSTATUS != 0)
+}
+
+/// Speed and duplex of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinkMode {
+    /// Mb/s: 10 or 100.
+    pub(crate) speed: u32,
+    /// Full duplex.
+    pub(crate) full_duplex: bool,
+}
+
+/// The mode a link runs at: with autonegotiation, the best technology both ends advertise
+/// (IEEE 802.3 priority: 100FD, 100HD, 10FD, 10HD); without, what BMCR forces.
+pub(crate) fn resolve(bmcr: u16, advertise: u16, lpa: u16) -> LinkMode {
+    if bmcr & BMCR_ANENABLE == 0 {
+        return LinkMode {
+            speed: if bmcr & BMCR_SPEED100 != 0 { 100 } else { 10 },
+            full_duplex: bmcr & BMCR_FULLDPLX != 0,
+        };
+    }
+    // IEEE 802.3 Annex 28B priority order.
+    const PRIORITY: [(u16, u32, bool); 4] = [
+        (ADV_100FULL, 100, true),
+        (ADV_100HALF, 100, false),
+        (ADV_10FULL, 10, true),
+        (ADV_10HALF, 10, false),
+    ];
+    let common = advertise & lpa;
+    // Nothing in common: the link does not come up; report the lowest mode.
+    let (speed, full_duplex) = PRIORITY
+        .iter()
+        .find(|(bit, _, _)| common & bit != 0)
+        .map_or((10, false), |(_, s, f)| (*s, *f));
+    LinkMode { speed, full_duplex }
+}
+
+/// Reads the PHY and resolves its link mode.
+pub(crate) fn link_mode<M: Mdio>(m: &mut M, phy: &Phy) -> Option<LinkMode> {
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    let adv = m.read(phy.addr, MII_ADVERTISE)?;
+    let lpa = m.read(phy.addr, MII_LPA)?;
+    Some(resolve(bmcr, adv, lpa))
 }

@@ -67,6 +67,7 @@ HOOKS = [
         "#include <linux/moduleparam.h>",
         "#include <linux/netdevice.h>",
         "#include <linux/pci.h>",
+        "#include <linux/rtnetlink.h>",
         "#include <linux/skbuff.h>",
     ]),
 ]

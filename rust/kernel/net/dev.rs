@@ -43,6 +43,32 @@ pub fn is_valid_ether_addr(addr: &MacAddr) -> bool {
     unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
 }
 
+/// Holds the RTNL lock (the networking configuration lock) until dropped.
+///
+/// # Invariants
+///
+/// The lock was taken by `rtnl_trylock` when the guard was made and is released in `drop`.
+pub struct RtnlGuard(PhantomData<*mut ()>);
+
+/// Takes the RTNL lock if it is free. Work that may run while `stop` waits for it (as
+/// [`Operations::service`] does) must use this, not a blocking lock: `stop` runs with RTNL held.
+pub fn rtnl_try_lock() -> Option<RtnlGuard> {
+    // SAFETY: no preconditions; a successful trylock is balanced in `RtnlGuard::drop`.
+    if unsafe { bindings::rtnl_trylock() } != 0 {
+        // INVARIANT: taken just above.
+        Some(RtnlGuard(PhantomData))
+    } else {
+        None
+    }
+}
+
+impl Drop for RtnlGuard {
+    fn drop(&mut self) {
+        // SAFETY: held (type invariant).
+        unsafe { bindings::rtnl_unlock() };
+    }
+}
+
 /// A random, locally administered unicast address (for hardware without a usable one).
 pub fn random_ether_addr() -> MacAddr {
     let mut mac = [0u8; 6];

@@ -54,6 +54,22 @@ impl DrvInfo {
     }
 }
 
+/// The string set of `ethtool -S` names.
+pub const SS_STATS: u32 = bindings::ethtool_stringset_ETH_SS_STATS;
+/// The string set of self-test names.
+pub const SS_TEST: u32 = bindings::ethtool_stringset_ETH_SS_TEST;
+/// The size of one string slot.
+pub const STRING_LEN: usize = bindings::ETH_GSTRING_LEN as usize;
+
+/// Copies `names` into `data`, one NUL-padded [`STRING_LEN`]-byte slot each.
+pub fn fill_strings(data: &mut [u8], names: &[&str]) {
+    for (slot, name) in data.chunks_exact_mut(STRING_LEN).zip(names) {
+        slot.fill(0);
+        let n = name.len().min(STRING_LEN - 1);
+        slot[..n].copy_from_slice(&name.as_bytes()[..n]);
+    }
+}
+
 /// ethtool operations. Every one is optional; the core answers `EOPNOTSUPP` for missing ones.
 #[vtable]
 pub trait Operations: NetdevOperations {
@@ -69,6 +85,17 @@ pub trait Operations: NetdevOperations {
     fn get_eeprom_len(&self, _dev: &Device) -> usize {
         0
     }
+
+    /// The number of strings in string set `sset` (`ETH_SS_STATS`, ...), or `EOPNOTSUPP`.
+    fn get_sset_count(&self, _dev: &Device, _sset: u32) -> Result<usize> {
+        Err(EOPNOTSUPP)
+    }
+
+    /// Writes the names of string set `sset`, one per [`STRING_LEN`]-byte slot of `data`.
+    fn get_strings(&self, _dev: &Device, _sset: u32, _data: &mut [u8]) {}
+
+    /// Fills the `ethtool -S` values, in the order of the `ETH_SS_STATS` strings.
+    fn get_ethtool_stats(&self, _dev: &Device, _data: &mut [u64]) {}
 
     /// Reads `data.len()` bytes of the EEPROM from byte `offset` (checked by the core to lie
     /// within [`Operations::get_eeprom_len`]) and returns the magic number to report.
@@ -94,6 +121,21 @@ impl<T: Operations> Adapter<T> {
         },
         get_eeprom_len: if T::HAS_GET_EEPROM_LEN {
             Some(Self::get_eeprom_len_callback)
+        } else {
+            None
+        },
+        get_sset_count: if T::HAS_GET_SSET_COUNT {
+            Some(Self::get_sset_count_callback)
+        } else {
+            None
+        },
+        get_strings: if T::HAS_GET_STRINGS {
+            Some(Self::get_strings_callback)
+        } else {
+            None
+        },
+        get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
+            Some(Self::get_ethtool_stats_callback)
         } else {
             None
         },
@@ -124,6 +166,42 @@ impl<T: Operations> Adapter<T> {
             )
         };
         t.get_drvinfo(d, i);
+    }
+
+    unsafe extern "C" fn get_sset_count_callback(dev: *mut bindings::net_device, sset: c_int) -> c_int {
+        // SAFETY: the core passes one of our devices, valid across the call.
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        from_result(|| {
+            let n = t.get_sset_count(d, sset as u32)?;
+            c_int::try_from(n).map_err(|_| crate::error::code::EINVAL)
+        })
+    }
+
+    unsafe extern "C" fn get_strings_callback(dev: *mut bindings::net_device, sset: u32, data: *mut u8) {
+        // SAFETY: the core passes one of our devices and a buffer of `STRING_LEN` bytes for each
+        // of the `get_sset_count(sset)` strings.
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        let Ok(n) = t.get_sset_count(d, sset) else {
+            return;
+        };
+        // SAFETY: see above.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, n * STRING_LEN) };
+        t.get_strings(d, sset, buf);
+    }
+
+    unsafe extern "C" fn get_ethtool_stats_callback(
+        dev: *mut bindings::net_device,
+        _stats: *mut bindings::ethtool_stats,
+        data: *mut u64,
+    ) {
+        // SAFETY: the core passes one of our devices and `get_sset_count(ETH_SS_STATS)` slots.
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        let Ok(n) = t.get_sset_count(d, SS_STATS) else {
+            return;
+        };
+        // SAFETY: see above.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
+        t.get_ethtool_stats(d, buf);
     }
 
     unsafe extern "C" fn get_eeprom_len_callback(dev: *mut bindings::net_device) -> c_int {

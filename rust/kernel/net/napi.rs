@@ -54,6 +54,20 @@ impl Napi {
         unsafe { bindings::napi_complete_done(self.as_raw(), work_done) }
     }
 
+    /// Enables the context after [`Napi::disable`]. Call with RTNL held while the device is
+    /// open (the core enables it around `open` itself).
+    pub fn enable(&self) {
+        // SAFETY: the context is valid and added; the caller pairs this with `disable`.
+        unsafe { bindings::napi_enable(self.as_raw()) };
+    }
+
+    /// Disables the context, waiting for a running `poll` to finish. Call with RTNL held while
+    /// the device is open, and re-enable it before releasing RTNL (for a reset, say).
+    pub fn disable(&self) {
+        // SAFETY: the context is valid and added.
+        unsafe { bindings::napi_disable(self.as_raw()) };
+    }
+
     /// Hands a received frame to the stack through GRO. Call only from `poll`.
     pub fn gro_receive(&self, skb: SkBuff) {
         // SAFETY: the context is valid; ownership of the buffer passes to the stack.

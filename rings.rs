@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The two descriptor rings: the Command Block List (CBL) that the Command Unit (CU) walks for
+//! transmits and configuration commands, and the Receive Frame Area (RFA) of Receive Frame
+//! Descriptors (RFD) that the Receive Unit (RU) fills.
+//!
+//! # CB list
+//!
+//! A ring of CBs in coherent DMA memory, each linked to the next. The driver fills the CB at
+//! `to_use` and sets its S (suspend) bit, then (after a write barrier) clears the S bit of the
+//! CB before it, and kicks the CU: CU_START with the CB's address the first time after a reset,
+//! CU_RESUME after that. The CU runs until it completes a CB whose S bit is set and suspends
+//! there, so the device never runs into a CB that is being filled. If the SCB will not take a
+//! command (the previous one not yet accepted), the CB stays queued in `to_send` and the next
+//! kick sends it. `clean` returns completed CBs, in order, to the free pool, and with them the
+//! transmit buffers they carried.
+//!
+//! # RFA
+//!
+//! Simplified mode: each RFD's 16-byte header is at the start of its receive buffer, followed
+//! by the frame, in one socket buffer mapped bidirectionally (the CPU writes headers, the device
+//! writes frames). The ring has one "stop point": an RFD with EL set and size 0, which the RU
+//! does not receive into; reaching it, the RU goes to "no resources" (RNR). After cleaning,
+//! the driver moves the stop point to the RFD just before the next one to clean: first it marks
+//! the new stop point, then (after a write barrier) restores the old one, so the RU can never
+//! run past both. If the RU stopped, it is restarted at the first RFD not yet cleaned, but only
+//! once that RFD is empty, so a frame the RU wrote is never overwritten before it is delivered.
+
+use crate::desc::{self, Body, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
+use crate::hw;
+use kernel::dma::{self, CoherentAllocation};
+use kernel::io::Io;
+use kernel::net::dev::Device as NetDevice;
+use kernel::net::skbuff::{Direction, MappedSkb, SkBuff};
+use kernel::prelude::*;
+use kernel::{delay, device::Device, dma_read, dma_write};
+
+/// Default, minimum and maximum numbers of CBs (e100.c's).
+pub(crate) const CBS: (u32, u32, u32) = (128, 64, 256);
+/// Default, minimum and maximum numbers of RFDs (e100.c's).
+pub(crate) const RFDS: (u32, u32, u32) = (256, 16, 256);
+
+/// SCB status: RU state field.
+const RUS_MASK: u8 = 0x3c;
+/// SCB status: RU ready (receiving).
+const RUS_READY: u8 = 0x10;
+
+/// SCB commands (CU in bits 4-7, RU in bits 0-2).
+pub(crate) mod scb {
+    /// RU start at the general pointer.
+    pub(crate) const RUC_START: u8 = 0x01;
+    /// RU base address.
+    pub(crate) const RUC_LOAD_BASE: u8 = 0x06;
+    /// CU start at the general pointer.
+    pub(crate) const CUC_START: u8 = 0x10;
+    /// CU resume after a suspend.
+    pub(crate) const CUC_RESUME: u8 = 0x20;
+    /// Set the statistics dump address.
+    pub(crate) const CUC_DUMP_ADDR: u8 = 0x40;
+    /// CU base address.
+    pub(crate) const CUC_LOAD_BASE: u8 = 0x60;
+    /// Dump statistics and reset the counters.
+    pub(crate) const CUC_DUMP_RESET: u8 = 0x70;
+}
+
+/// The index after `i` in a ring of `count` (no division: `count` is never 0, but the compiler
+/// need not prove it).
+fn ring_next(i: usize, count: usize) -> usize {
+    let n = i.wrapping_add(1);
+    if n >= count {
+        0
+    } else {
+        n
+    }
+}
+
+/// The index before `i` in a ring of `count`.
+fn ring_prev(i: usize, count: usize) -> usize {
+    if i == 0 {
+        count.saturating_sub(1)
+    } else {
+        i - 1
+    }
+}
+
+/// The CSR block type.
+pub(crate) type Csr = Io<{ hw::CSR_LEN }>;
+
+/// Polls allowed for the SCB to accept a command: 20 fast, then 5 us apart (about 10 ms).
+const SCB_POLLS: u32 = 2000;
+
+/// Issues SCB command `cmd` (with `ptr` in the general pointer if given). Fails with `EBUSY` if
+/// the SCB has not accepted the previous command in time. Serialised by the caller (the CU lock).
+pub(crate) fn exec_cmd(io: &Csr, cmd: u8, ptr: Option<u32>) -> Result {
+    let mut accepted = false;
+    for i in 0..SCB_POLLS {
+        if io.read8(hw::SCB_CMD_LO) == 0 {
+            accepted = true;
+            break;
+        }
+        if i > 20 {
+            delay::udelay(5);
+        }
+    }
+    if !accepted {
+        return Err(EBUSY);
+    }
+    if let Some(p) = ptr {
+        io.write32(p, hw::SCB_GEN_PTR);
+    }
+    io.write8(cmd, hw::SCB_CMD_LO);
+    Ok(())
+}
+
+kernel::dma_struct! {
+    /// A Command Block: status, command, link, and the command's body.
+    pub(crate) struct Cb {
+        status: u16,
+        command: u16,
+        link: u32,
+        body: [u32; desc::CB_BODY_WORDS],
+    }
+}
+
+/// What a clean pass returned.
+#[derive(Default)]
+pub(crate) struct Cleaned {
+    /// Transmit frames completed, and their bytes.
+    pub(crate) pkts: u32,
+    pub(crate) bytes: u32,
+    /// Transmit frames the CU completed with an error.
+    pub(crate) errors: u32,
+}
+
+/// The CB ring.
+///
+/// # Invariants
+///
+/// `to_clean <= to_send <= to_use` in ring order; `avail` CBs from `to_use` on are free;
+/// `skbs[i]` is `Some` only for a transmit CB in flight.
+pub(crate) struct CbRing {
+    mem: CoherentAllocation<Cb>,
+    skbs: KVec<Option<MappedSkb>>,
+    count: usize,
+    to_use: usize,
+    to_send: usize,
+    to_clean: usize,
+    avail: usize,
+    /// The next kick is a CU_START (first after a reset) rather than a CU_RESUME.
+    cu_start: bool,
+}
+
+impl CbRing {
+    /// Allocates `count` CBs linked in a ring.
+    pub(crate) fn new(dev: &Device, count: usize) -> Result<Self> {
+        let mem = CoherentAllocation::<Cb>::alloc_coherent(dev, count, GFP_KERNEL)?;
+        let mut skbs = KVec::with_capacity(count, GFP_KERNEL)?;
+        for i in 0..count {
+            let next = mem.dma_handle_at(ring_next(i, count))?;
+            dma_write!(mem, i, link = (next as u32).to_le())?;
+            skbs.push(None, GFP_KERNEL)?;
+        }
+        Ok(Self {
+            mem,
+            skbs,
+            count,
+            to_use: 0,
+            to_send: 0,
+            to_clean: 0,
+            avail: count,
+            cu_start: true,
+        })
+    }
+
+    /// Free CBs.
+    pub(crate) fn avail(&self) -> usize {
+        self.avail
+    }
+
+    /// The bus address of the CB the next `issue` fills (a transmit body points into it).
+    pub(crate) fn next_cb_addr(&self) -> u32 {
+        self.addr(self.to_use)
+    }
+
+    fn next(&self, i: usize) -> usize {
+        ring_next(i, self.count)
+    }
+
+    fn prev(&self, i: usize) -> usize {
+        ring_prev(i, self.count)
+    }
+
+    /// Queues a command: fills the CB at `to_use` with `command` and `body`, hands it to the CU
+    /// and kicks it. `skb` is the mapped transmit buffer the CB carries, if any; on `ENOSPC`
+    /// it is handed back.
+    pub(crate) fn issue(
+        &mut self,
+        io: &Csr,
+        command: u16,
+        body: &Body,
+        skb: Option<MappedSkb>,
+    ) -> core::result::Result<(), (Error, Option<MappedSkb>)> {
+        if self.avail == 0 {
+            return Err((ENOSPC, skb));
+        }
+        let i = self.to_use;
+        if let Err(e) = self.fill(i, command, body) {
+            return Err((e, skb));
+        }
+        if let Some(slot) = self.skbs.get_mut(i) {
+            *slot = skb;
+        }
+        self.to_use = self.next(i);
+        self.avail -= 1;
+        // Order matters: the new CB's S bit is set (in `fill`), then the previous CB's is
+        // cleared, so the CU always has a suspend point ahead of it.
+        dma::wmb();
+        let p = self.prev(i);
+        if let Ok(c) = dma_read!(self.mem, p, command) {
+            let _ = dma_write!(self.mem, p, command = (u16::from_le(c) & !CB_S).to_le());
+        }
+        self.kick(io);
+        Ok(())
+    }
+
+    fn fill(&mut self, i: usize, command: u16, body: &Body) -> Result {
+        for (k, w) in body.words().iter().enumerate().take(desc::CB_BODY_WORDS) {
+            dma_write!(self.mem, i, body[k] = *w)?;
+        }
+        dma_write!(self.mem, i, status = 0)?;
+        dma_write!(self.mem, i, command = (command | CB_S).to_le())?;
+        Ok(())
+    }
+
+    /// Bus address of CB `i` (32-bit: the DMA mask is 32 bits).
+    fn addr(&self, i: usize) -> u32 {
+        self.mem.dma_handle_at(i).map_or(0, |a| a as u32)
+    }
+
+    /// Sends the CU every CB queued but not yet sent; stops at the first the SCB refuses.
+    pub(crate) fn kick(&mut self, io: &Csr) {
+        while self.to_send != self.to_use {
+            let cmd = if self.cu_start {
+                scb::CUC_START
+            } else {
+                scb::CUC_RESUME
+            };
+            if exec_cmd(io, cmd, Some(self.addr(self.to_send))).is_err() {
+                break;
+            }
+            self.cu_start = false;
+            self.to_send = self.next(self.to_send);
+        }
+    }
+
+    /// Whether CBs are queued that the SCB has not accepted yet.
+    pub(crate) fn has_unsent(&self) -> bool {
+        self.to_send != self.to_use
+    }
+
+    /// Returns completed CBs to the pool and completes their transmit buffers; `budget` is
+    /// NAPI's (0 outside NAPI poll).
+    pub(crate) fn clean(&mut self, budget: i32) -> Cleaned {
+        let mut done = Cleaned::default();
+        while self.avail < self.count && self.to_clean != self.to_send {
+            let i = self.to_clean;
+            let status = match dma_read!(self.mem, i, status) {
+                Ok(s) => u16::from_le(s),
+                Err(_) => break,
+            };
+            if status & CB_COMPLETE == 0 {
+                break;
+            }
+            if let Some(skb) = self.skbs.get_mut(i).and_then(Option::take) {
+                let len = skb.skb().len();
+                if status & desc::CB_OK == 0 {
+                    done.errors += 1;
+                }
+                done.pkts += 1;
+                done.bytes += len;
+                skb.unmap().napi_consume(budget);
+            }
+            self.to_clean = self.next(i);
+            self.avail += 1;
+        }
+        done
+    }
+}
+
+/// One armed receive buffer.
+struct Rx {
+    buf: MappedSkb,
+}
+
+/// The RFA.
+///
+/// # Invariants
+///
+/// Every slot holds a mapped buffer with an RFD header; `stop` is the one RFD with EL set and
+/// size 0; the RFDs from `clean` up to `stop` (ring order) belong to the RU.
+pub(crate) struct RxRing {
+    bufs: KVec<Rx>,
+    count: usize,
+    clean: usize,
+    stop: usize,
+}
+
+/// Room for frame data in an RFD.
+const RFD_SIZE: u16 = (RFD_BUF_LEN - RFD_LEN) as u16;
+
+/// What a receive pass did.
+#[derive(Default)]
+pub(crate) struct Received {
+    /// Frames delivered to the stack, and their bytes.
+    pub(crate) pkts: u32,
+    pub(crate) bytes: u64,
+    /// Multicast (and broadcast) frames among them.
+    pub(crate) multicast: u32,
+    /// Frames dropped: no buffer to replace theirs, or a bad frame.
+    pub(crate) dropped: u32,
+    /// Frames longer than a VLAN-tagged maximum frame.
+    pub(crate) over_length: u32,
+}
+
+fn new_rx(ndev: &NetDevice, dev: &Device, link: u32, el: bool) -> Result<MappedSkb> {
+    let skb = SkBuff::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
+    let mut buf =
+        MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional).map_err(|(_, e)| e)?;
+    let size = if el { 0 } else { RFD_SIZE };
+    buf.write_at(0, &desc::rfd_header(link, el, size))?;
+    Ok(buf)
+}
+
+impl RxRing {
+    /// Allocates and arms `count` receive buffers, the last one the stop point.
+    pub(crate) fn new(ndev: &NetDevice, dev: &Device, count: usize) -> Result<Self> {
+        if count < 2 {
+            return Err(EINVAL);
+        }
+        let mut bufs = KVec::with_capacity(count, GFP_KERNEL)?;
+        for i in 0..count {
+            bufs.push(
+                Rx {
+                    buf: new_rx(ndev, dev, 0, i == count - 1)?,
+                },
+                GFP_KERNEL,
+            )?;
+        }
+        let mut ring = Self {
+            bufs,
+            count,
+            clean: 0,
+            stop: count - 1,
+        };
+        for i in 0..count {
+            ring.link(i)?;
+        }
+        Ok(ring)
+    }
+
+    fn addr(&self, i: usize) -> u32 {
+        self.bufs.get(i).map_or(0, |r| r.buf.dma_addr() as u32)
+    }
+
+    /// Points RFD `i`'s link at RFD `i + 1`.
+    fn link(&mut self, i: usize) -> Result {
+        let next = self.addr(ring_next(i, self.count));
+        let r = self.bufs.get_mut(i).ok_or(EINVAL)?;
+        r.buf.write_at(desc::RFD_LINK_OFFSET, &next.to_le_bytes())
+    }
+
+    /// The bus address the RU should start at.
+    pub(crate) fn start_addr(&self) -> u32 {
+        self.addr(self.clean)
+    }
+
+    fn status(&self, i: usize) -> Result<RfdStatus> {
+        let r = self.bufs.get(i).ok_or(EINVAL)?;
+        let mut h = [0u8; RFD_LEN];
+        r.buf.read_at(0, &mut h[..2])?;
+        if u16::from_le_bytes([h[0], h[1]]) & CB_COMPLETE != 0 {
+            // Read the rest only after seeing the status complete.
+            dma::rmb();
+            r.buf.read_at(0, &mut h)?;
+        }
+        Ok(desc::rfd_status(&h))
+    }
+
+    /// Delivers up to `budget` received frames through `deliver`, refills their slots and
+    /// moves the stop point. Returns what it did.
+    pub(crate) fn clean(
+        &mut self,
+        ndev: &NetDevice,
+        dev: &Device,
+        budget: usize,
+        mut deliver: impl FnMut(SkBuff),
+    ) -> Received {
+        let mut got = Received::default();
+        let mut work = 0;
+        while work < budget && self.clean != self.stop {
+            let i = self.clean;
+            let st = match self.status(i) {
+                Ok(st) if st.complete => st,
+                _ => break,
+            };
+            work += 1;
+            // A fresh buffer first: without one, the frame is dropped and its buffer re-armed.
+            let fresh = new_rx(ndev, dev, 0, false);
+            let Some(slot) = self.bufs.get_mut(i) else {
+                break;
+            };
+            let frame = match fresh {
+                Ok(b) => Some(core::mem::replace(&mut slot.buf, b)),
+                Err(_) => {
+                    let _ = slot.buf.write_at(0, &desc::rfd_header(0, false, RFD_SIZE));
+                    got.dropped += 1;
+                    None
+                }
+            };
+            // Relink: the previous RFD to this slot's (possibly new) buffer, this one onwards.
+            let _ = self.link(self.prev(i));
+            let _ = self.link(i);
+            self.clean = ring_next(i, self.count);
+            let Some(frame) = frame else { continue };
+
+            if !st.ok {
+                // Counted by the hardware statistics (CRC, alignment, ...).
+                continue;
+            }
+            if usize::from(st.actual) > RFD_BUF_LEN - RFD_LEN - 4 {
+                got.over_length += 1;
+                continue;
+            }
+            let mut skb = frame.unmap();
+            if skb.reserve(RFD_LEN as u32).is_err() || skb.put(u32::from(st.actual)).is_err() {
+                got.dropped += 1;
+                continue;
+            }
+            // Group bit of the destination address: multicast or broadcast.
+            let group = skb.data().first().is_some_and(|b| b & 1 != 0);
+            if skb.eth_type_trans(ndev).is_err() {
+                got.dropped += 1;
+                continue;
+            }
+            if group {
+                got.multicast += 1;
+            }
+            got.pkts += 1;
+            got.bytes += u64::from(st.actual);
+            deliver(skb);
+        }
+        self.move_stop();
+        got
+    }
+
+    fn prev(&self, i: usize) -> usize {
+        ring_prev(i, self.count)
+    }
+
+    /// Moves the stop point to just before `clean`: mark the new one, then restore the old.
+    fn move_stop(&mut self) {
+        let new = self.prev(self.clean);
+        if new == self.stop {
+            return;
+        }
+        let old = self.stop;
+        let mut ok = true;
+        if let Some(r) = self.bufs.get_mut(new) {
+            ok &= r
+                .buf
+                .write_at(desc::RFD_SIZE_OFFSET, &0u16.to_le_bytes())
+                .is_ok();
+            ok &= r
+                .buf
+                .write_at(desc::RFD_COMMAND_OFFSET, &desc::CB_EL.to_le_bytes())
+                .is_ok();
+        }
+        if !ok {
+            return;
+        }
+        dma::wmb();
+        if let Some(r) = self.bufs.get_mut(old) {
+            let _ = r.buf.write_at(desc::RFD_SIZE_OFFSET, &RFD_SIZE.to_le_bytes());
+            let _ = r.buf.write_at(0, &0u16.to_le_bytes()); // status
+            let _ = r.buf.write_at(desc::RFD_COMMAND_OFFSET, &0u16.to_le_bytes());
+        }
+        self.stop = new;
+    }
+
+    /// Whether the RU may be restarted now: the RFD it would start at holds no frame.
+    pub(crate) fn can_restart(&self) -> bool {
+        self.clean != self.stop && matches!(self.status(self.clean), Ok(st) if !st.complete)
+    }
+}
+
+/// Whether the RU is receiving, from the SCB status byte.
+pub(crate) fn ru_running(io: &Csr) -> bool {
+    io.read8(hw::SCB_STATUS) & RUS_MASK == RUS_READY
+}
