@@ -72,7 +72,6 @@ impl Body {
     pub(crate) fn words(&self) -> &[u32] {
         &self.words[..self.len]
     }
-
 }
 
 /// Settings that go into a Configure command.
@@ -107,7 +106,7 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     c[1] = 0x08; // RX FIFO limit
     c[2] = p.adaptive_ifs;
     c[6] = 0x02 // direct RX DMA (reserved, must be 1)
-        | 0x10 // standard TCB (cleared below for extended TCBs)
+        | 0x10 // standard TCB (on every generation, see below)
         | 0x20; // standard statistics counters
     c[7] = 0x01 // discard short frames
         | (3 << 1); // TX underrun retries
@@ -146,9 +145,12 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     }
     if ext {
         c[3] |= 0x01; // memory write and invalidate
-        c[6] &= !0x10; // extended TCB
+                      // Byte 6 bit 4 stays set: standard TCBs on every generation. e100.c switches 82558+ to
+                      // extended TCBs, where the chip also takes up to two TBDs from inside the TCB; that
+                      // saves nothing with one TBD per frame, and QEMU's model then sends the in-TCB TBDs
+                      // and the TBD array both (or stale bytes after the frame). See `tx_body`.
         c[18] |= 0x08; // long (VLAN) frames OK
-        // Flow control: byte 19 bit 2 disables sending PAUSE frames.
+                       // Flow control: byte 19 bit 2 disables sending PAUSE frames.
         if !p.tx_pause {
             c[19] |= 0x04;
         }
@@ -194,20 +196,21 @@ pub(crate) const TCB_TBD_OFFSET: u32 = 16;
 const TBD_EL: u32 = 1 << 16;
 
 /// The transmit body for one buffer at bus address `buf` of `len` bytes, in a CB at bus address
-/// `cb`: the TBD array pointer points at the TBD inside this CB, with one TBD.
+/// `cb`: a standard TCB in flexible mode whose TBD array is one TBD, placed inside this CB
+/// right after the TCB fields, and marked end-of-list.
 ///
-/// On 82558 and later the TCB is "extended": the chip reads up to two TBDs inside the TCB. QEMU's
-/// model reads the second one unless the first is marked end-of-list, and would append whatever
-/// bytes it describes; so the single TBD carries EL and the second slot is zeroed.
+/// Standard, not extended, TCBs (see [`config_body`]): with an extended TCB the chip first takes
+/// TBDs from inside the TCB and then the TBD array, so a TBD that is both (as in e100.c) is
+/// either followed by whatever stale bytes sit in the second in-TCB slot or, once marked EL, sent
+/// twice by QEMU's model.
 pub(crate) fn tx_body(cb: u32, buf: u32, len: u16, threshold: u8) -> Body {
-    let mut b = [0u8; 24];
+    let mut b = [0u8; 16];
     b[0..4].copy_from_slice(&cb.wrapping_add(TCB_TBD_OFFSET).to_le_bytes());
     // Bytes 4-5: TCB byte count 0 (all data is in TBDs).
     b[6] = threshold;
     b[7] = 1; // TBD count
     b[8..12].copy_from_slice(&buf.to_le_bytes());
     b[12..16].copy_from_slice(&(u32::from(len & 0x3fff) | TBD_EL).to_le_bytes());
-    // Bytes 16-23: the second in-TCB TBD, empty.
     Body::from_bytes(&b)
 }
 

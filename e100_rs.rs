@@ -52,8 +52,7 @@
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
 use kernel::{
-    c_str, delay,
-    dev_err, dev_warn,
+    c_str, delay, dev_err, dev_warn,
     devres::Devres,
     dma::{self, CoherentAllocation},
     dma_read, dma_write,
@@ -280,7 +279,10 @@ impl Nic {
 
     /// Whether the PHY reports link.
     fn link_up(&self) -> bool {
-        matches!(self.with_mdio(|m| phy::link_up(m, &self.phy)), Ok(Some(true)))
+        matches!(
+            self.with_mdio(|m| phy::link_up(m, &self.phy)),
+            Ok(Some(true))
+        )
     }
 
     /// The 32-bit bus address of a field of `mem` (the DMA mask is 32 bits).
@@ -350,8 +352,18 @@ impl Nic {
         if cu.ring.as_ref().map_or(0, |r| r.avail()) < 2 {
             return Err(EBUSY);
         }
-        self.command(cu, io, desc::CbCmd::Configure, &desc::config_body(self.mac, &p))?;
-        self.command(cu, io, desc::CbCmd::Multicast, &desc::multicast_body(list.iter()))
+        self.command(
+            cu,
+            io,
+            desc::CbCmd::Configure,
+            &desc::config_body(self.mac, &p),
+        )?;
+        self.command(
+            cu,
+            io,
+            desc::CbCmd::Multicast,
+            &desc::multicast_body(list.iter()),
+        )
     }
 
     /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
@@ -373,7 +385,12 @@ impl Nic {
         rings::exec_cmd(&io, scb::CUC_LOAD_BASE, Some(0))?;
         rings::exec_cmd(&io, scb::RUC_LOAD_BASE, Some(0))?;
         self.apply_rx_mode(dev, &mut cu, &io)?;
-        self.command(&mut cu, &io, desc::CbCmd::IaSetup, &desc::ia_body(&dev.mac_addr()))?;
+        self.command(
+            &mut cu,
+            &io,
+            desc::CbCmd::IaSetup,
+            &desc::ia_body(&dev.mac_addr()),
+        )?;
         rings::exec_cmd(&io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
         rings::exec_cmd(&io, scb::CUC_DUMP_RESET, None)?;
         rings::exec_cmd(&io, scb::RUC_START, Some(start))?;
@@ -403,7 +420,10 @@ impl Nic {
     fn watchdog(&self, dev: &NetDevice) {
         let up = self.link_up();
         if up && !dev.carrier_ok() {
-            let mode = self.with_mdio(|m| phy::link_mode(m, &self.phy)).ok().flatten();
+            let mode = self
+                .with_mdio(|m| phy::link_mode(m, &self.phy))
+                .ok()
+                .flatten();
             match mode {
                 Some(m) => netdev_info!(
                     dev,
@@ -486,7 +506,11 @@ struct MacFmt<'a>(&'a [u8; 6]);
 impl core::fmt::Display for MacFmt<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let m = self.0;
-        write!(f, "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", m[0], m[1], m[2], m[3], m[4], m[5])
+        write!(
+            f,
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        )
     }
 }
 
@@ -503,7 +527,10 @@ impl pci::Driver for E100Driver {
     fn probe(pdev: &pci::Device, ich: &'static u8) -> Result<Pin<KBox<Self>>> {
         pdev.enable_device()?;
         if !pdev.resource_is_mem(0) {
-            dev_err!(pdev, "Cannot find proper PCI device base address, aborting\n");
+            dev_err!(
+                pdev,
+                "Cannot find proper PCI device base address, aborting\n"
+            );
             return Err(ENODEV);
         }
         dma::set_mask_and_coherent(pdev.as_ref(), 32).inspect_err(|_| {
@@ -532,7 +559,10 @@ impl pci::Driver for E100Driver {
             if !EEPROM_BAD_CSUM_ALLOW.get() {
                 return Err(EAGAIN);
             }
-            dev_warn!(pdev, "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n");
+            dev_warn!(
+                pdev,
+                "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n"
+            );
         }
 
         let mut addr = eeprom.mac();
@@ -764,10 +794,11 @@ impl net::dev::Operations for Nic {
             let mut rx = self.rx.lock();
             match rx.as_mut() {
                 Some(ring) => {
-                    let got =
-                        ring.clean(dev, self.pdev.as_ref(), budget_u, |skb| napi.gro_receive(skb));
-                    let restart = (!rings::ru_running(&io) && ring.can_restart())
-                        .then(|| ring.start_addr());
+                    let got = ring.clean(dev, self.pdev.as_ref(), budget_u, |skb| {
+                        napi.gro_receive(skb)
+                    });
+                    let restart =
+                        (!rings::ru_running(&io) && ring.can_restart()).then(|| ring.start_addr());
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),

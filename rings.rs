@@ -324,8 +324,8 @@ pub(crate) struct Received {
 
 fn new_rx(ndev: &NetDevice, dev: &Device, link: u32, el: bool) -> Result<MappedSkb> {
     let skb = SkBuff::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
-    let mut buf =
-        MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional).map_err(|(_, e)| e)?;
+    let mut buf = MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional)
+        .map_err(|(_, e)| e)?;
     let size = if el { 0 } else { RFD_SIZE };
     buf.write_at(0, &desc::rfd_header(link, el, size))?;
     Ok(buf)
@@ -480,9 +480,13 @@ impl RxRing {
         }
         dma::wmb();
         if let Some(r) = self.bufs.get_mut(old) {
-            let _ = r.buf.write_at(desc::RFD_SIZE_OFFSET, &RFD_SIZE.to_le_bytes());
+            let _ = r
+                .buf
+                .write_at(desc::RFD_SIZE_OFFSET, &RFD_SIZE.to_le_bytes());
             let _ = r.buf.write_at(0, &0u16.to_le_bytes()); // status
-            let _ = r.buf.write_at(desc::RFD_COMMAND_OFFSET, &0u16.to_le_bytes());
+            let _ = r
+                .buf
+                .write_at(desc::RFD_COMMAND_OFFSET, &0u16.to_le_bytes());
         }
         self.stop = new;
     }

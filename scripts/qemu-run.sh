@@ -3,6 +3,7 @@
 #
 #   scripts/qemu-run.sh --suite NAME --driver e100|e100_rs --mac MAC --log FILE
 #                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit]
+#                       [--append "key=value ..."]   (more kernel command line for the suite)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object.
@@ -11,7 +12,7 @@ set -euo pipefail
 LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
 
-suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0
+suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra=""
 initrd=${E100_RS_INITRD:-$CACHE/initramfs.cpio.gz}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--netdev) netdev=$2; shift 2 ;;
 	--kunit) kunit=1; shift ;;
+	--append) extra="$extra $2"; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -31,7 +33,7 @@ done
 args=(
 	-M pc -m 512 -smp 2 -nographic -no-reboot -monitor none
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac"
+	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
 	-device "i82559er,netdev=n0,mac=$mac,romfile="
 )

@@ -11,7 +11,7 @@ LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
 OUT=${E100_RS_OUT:-$CACHE/results}
-SUITES=${E100_RS_SUITES:-basic}
+SUITES=${E100_RS_SUITES:-basic traffic pair}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 MAC=52:54:00:12:34:56
 
@@ -104,15 +104,93 @@ else
 	result FAIL kernel/kunit/rust-doctests "${bad:-no KTAP result line}; see $klog"
 fi
 
+# Host services for the traffic suite, on 127.0.0.1 only; stopped on exit.
+pids=()
+cleanup() { [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}" 2>/dev/null || true; }
+trap cleanup EXIT
+free_port() { # free_port tcp|udp
+	python3 -c 'import socket,sys; t=socket.SOCK_STREAM if sys.argv[1]=="tcp" else socket.SOCK_DGRAM
+s=socket.socket(socket.AF_INET,t); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' "$1"
+}
+start_services() {
+	iperf_port=$(free_port tcp)
+	iperf3 -s -B 127.0.0.1 -p "$iperf_port" >"$OUT/iperf3-server.log" 2>&1 &
+	pids+=($!)
+	python3 "$REPO/scripts/host-server.py" >"$OUT/host-server.ports" 2>"$OUT/host-server.log" &
+	pids+=($!)
+	for _ in $(seq 50); do [ -s "$OUT/host-server.ports" ] && break; sleep 0.1; done
+	read -r http_port sink_port <"$OUT/host-server.ports"
+}
+
+# Throughput metrics, "driver name value median min max", for the summary.
+metrics() { # metrics LOG DRIVER
+	grep -a '^@@METRIC ' "$1" | tr -d '\r' | while read -r _ name v rest; do
+		echo "$2 $name $v $rest" >>"$OUT/metrics.txt"
+	done
+}
+
+run_suite() { # run_suite SUITE DRIVER
+	local suite=$1 drv=$2 logf="$OUT/$1-$2.log" pcap="$OUT/$1-$2.pcap"
+	case "$suite" in
+	traffic)
+		"$REPO/scripts/qemu-run.sh" --suite traffic --driver "$drv" --mac "$MAC" --log "$logf" \
+			--pcap "$pcap" --timeout 900 \
+			--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port"
+		collect "$logf" "$drv/traffic"
+		metrics "$logf" "$drv"
+		read -r frames judged junk excess < <(python3 "$REPO/scripts/pcap-check.py" "$pcap" --mac "$MAC")
+		if [ "$drv" = e100 ]; then
+			# The reference driver leaves a stale second TBD in extended TCBs, and QEMU sends
+			# the bytes it describes: assert the bug is still there to be seen.
+			if [ "$junk" -gt 0 ]; then
+				result PASS "$drv/traffic/pcap-reference-junk-reproduced" "$junk of $judged frames carry up to $excess junk bytes (known C driver bug on QEMU)"
+			else
+				result FAIL "$drv/traffic/pcap-reference-junk-reproduced" "no junk in $judged frames: has QEMU or e100.c changed?"
+			fi
+		elif [ "$judged" -ge 1000 ] && [ "$junk" -eq 0 ]; then
+			result PASS "$drv/traffic/pcap-no-junk" "$judged frames sent, none longer than its datagram needs"
+		else
+			result FAIL "$drv/traffic/pcap-no-junk" "$junk of $judged frames longer than needed (up to +$excess bytes)"
+		fi
+		;;
+	pair)
+		local pa pb
+		pa=$(free_port udp)
+		pb=$(free_port udp)
+		"$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac 52:54:00:12:34:01 \
+			--log "$OUT/pair-$drv-server.log" --pcap "$OUT/pair-$drv-server.pcap" --timeout 300 \
+			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb" \
+			--append "e100test.role=server" &
+		local spid=$!
+		"$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac 52:54:00:12:34:02 \
+			--log "$OUT/pair-$drv-client.log" --timeout 300 \
+			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pb,remote.type=inet,remote.host=127.0.0.1,remote.port=$pa" \
+			--append "e100test.role=client"
+		wait "$spid"
+		collect "$OUT/pair-$drv-server.log" "$drv/pair-server"
+		collect "$OUT/pair-$drv-client.log" "$drv/pair-client"
+		metrics "$OUT/pair-$drv-client.log" "$drv"
+		;;
+	*)
+		"$REPO/scripts/qemu-run.sh" --suite "$suite" --driver "$drv" --mac "$MAC" --log "$logf" \
+			--pcap "$pcap" --timeout 600
+		collect "$logf" "$drv/$suite"
+		;;
+	esac
+}
+
+case " $SUITES " in *" traffic "*) start_services ;; esac
 for suite in $SUITES; do
 	for drv in $DRIVERS; do
 		stage "suite $suite on $drv"
-		logf="$OUT/$suite-$drv.log"
-		"$REPO/scripts/qemu-run.sh" --suite "$suite" --driver "$drv" --mac "$MAC" \
-			--log "$logf" --pcap "$OUT/$suite-$drv.pcap" --timeout 600
-		collect "$logf" "$drv/$suite"
+		run_suite "$suite" "$drv"
 	done
 done
+
+if [ -s "$OUT/metrics.txt" ]; then
+	log "throughput, Mbit/s, this run (iperf3 receiver total; median, min, max of its 1 s intervals):"
+	awk '{printf "[test]   %-8s %-36s %8s   median %6s  min %6s  max %6s\n", $1, $2, $3, $4, $5, $6}' "$OUT/metrics.txt"
+fi
 
 stage "done"
 log "logs and captures in $OUT; total $(($(date +%s) - t0)) s"

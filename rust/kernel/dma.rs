@@ -14,11 +14,11 @@
 //! Streaming mappings of packet buffers are in [`crate::net::skbuff::MappedSkb`].
 
 use crate::alloc::Flags;
+use crate::bindings;
 use crate::device::Device;
 use crate::error::{code::*, to_result, Result};
 use crate::transmute::{AsBytes, FromBytes};
 use crate::types::ARef;
-use crate::bindings;
 
 /// A bus address, as the device sees memory.
 pub type DmaAddr = bindings::dma_addr_t;
@@ -28,7 +28,11 @@ pub fn set_mask_and_coherent(dev: &Device, bits: u32) -> Result {
     if bits == 0 || bits > 64 {
         return Err(EINVAL);
     }
-    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
     // SAFETY: `dev` is a valid device.
     to_result(unsafe { bindings::dma_set_mask_and_coherent(dev.as_raw(), mask) })
 }

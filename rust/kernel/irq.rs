@@ -8,10 +8,10 @@
 //! `free_irq` waits for a running handler to return, so once the registration is gone the
 //! handler's data is no longer used.
 
+use crate::bindings;
 use crate::error::{to_result, Result};
 use crate::str::CStr;
 use crate::sync::Arc;
-use crate::bindings;
 use core::ffi::{c_int, c_void};
 
 /// What a handler did.
@@ -101,7 +101,10 @@ impl<T: Handler> Drop for Registration<T> {
     }
 }
 
-unsafe extern "C" fn handler<T: Handler>(_irq: c_int, dev_id: *mut c_void) -> bindings::irqreturn_t {
+unsafe extern "C" fn handler<T: Handler>(
+    _irq: c_int,
+    dev_id: *mut c_void,
+) -> bindings::irqreturn_t {
     // SAFETY: `dev_id` is the `Arc<T>` pointer registered in `Registration::new`, alive until
     // the line is freed.
     let data = unsafe { &*(dev_id as *const T) };

@@ -1,5 +1,8 @@
 # Helpers for guest test suites. Source it.
 
+# arg KEY: the value of KEY=... on the kernel command line.
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1; }
+
 # pass NAME [DETAIL] / fail NAME DETAIL: one result line each, for the host to collect.
 pass() { echo "@@TEST $1 PASS ${2:-}"; }
 fail() { echo "@@TEST $1 FAIL ${2:-}"; }
@@ -53,4 +56,12 @@ wait_for() {
 # Kernel log problems: WARNING/BUG/Oops/lockdep/DMA-API splats since boot.
 kernel_splats() {
 	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|INFO: possible|DMA-API: [^ ]+ [0-9a-f]{4}:|UBSAN|refcount_t:|unregister_netdevice: waiting' || true
+}
+
+# iperf_intervals OUTPUT: "median min max" of the per-second Mbit/s rates in iperf3 -f m output
+# (the interval lines, not the sender/receiver summaries).
+iperf_intervals() {
+	echo "$1" | grep -E '^\[ *[0-9]+\] +[0-9.]+-[0-9.]+ +sec' | grep -vE 'sender|receiver' |
+		awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}' | sort -n |
+		awk '{v[NR] = $1} END {if (NR) printf "%s %s %s", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2), v[1], v[NR]}'
 }

@@ -13,8 +13,8 @@
 use super::napi::Napi;
 use super::skbuff::SkBuff;
 use crate::device;
-use crate::irq::{self, IrqReturn};
 use crate::error::{code::*, from_result, to_result, Result};
+use crate::irq::{self, IrqReturn};
 use crate::str::CStr;
 use crate::sync::Arc;
 use crate::types::Opaque;
@@ -610,7 +610,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                     },
                     crate::alloc::flags::GFP_KERNEL,
                 )?;
-                *slot = Some(irq::Registration::new(line, irq::flags::SHARED, reg.irq_name, h)?);
+                *slot = Some(irq::Registration::new(
+                    line,
+                    irq::flags::SHARED,
+                    reg.irq_name,
+                    h,
+                )?);
             }
             // SAFETY: the NAPI context is added; enabling it while closed is its normal use.
             unsafe { bindings::napi_enable(d.napi().as_raw()) };

@@ -168,7 +168,10 @@ impl<T: Operations> Adapter<T> {
         t.get_drvinfo(d, i);
     }
 
-    unsafe extern "C" fn get_sset_count_callback(dev: *mut bindings::net_device, sset: c_int) -> c_int {
+    unsafe extern "C" fn get_sset_count_callback(
+        dev: *mut bindings::net_device,
+        sset: c_int,
+    ) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call.
         let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
         from_result(|| {
@@ -177,7 +180,11 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
-    unsafe extern "C" fn get_strings_callback(dev: *mut bindings::net_device, sset: u32, data: *mut u8) {
+    unsafe extern "C" fn get_strings_callback(
+        dev: *mut bindings::net_device,
+        sset: u32,
+        data: *mut u8,
+    ) {
         // SAFETY: the core passes one of our devices and a buffer of `STRING_LEN` bytes for each
         // of the `get_sset_count(sset)` strings.
         let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };

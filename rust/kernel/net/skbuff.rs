@@ -191,7 +191,12 @@ impl MappedSkb {
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
         let addr = unsafe {
-            bindings::dma_map_single(dev.as_raw(), (*skb.raw()).data.cast(), len as usize, dir.raw())
+            bindings::dma_map_single(
+                dev.as_raw(),
+                (*skb.raw()).data.cast(),
+                len as usize,
+                dir.raw(),
+            )
         };
         // SAFETY: `addr` was just returned for `dev`.
         if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
@@ -273,7 +278,12 @@ impl MappedSkb {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
-            bindings::dma_unmap_single(this.dev.as_raw(), this.addr, this.len as usize, this.dir.raw())
+            bindings::dma_unmap_single(
+                this.dev.as_raw(),
+                this.addr,
+                this.len as usize,
+                this.dir.raw(),
+            )
         };
         // SAFETY: `this` is never used or dropped again; we move its fields out exactly once.
         let (skb, dev) = unsafe { (core::ptr::read(&this.skb), core::ptr::read(&this.dev)) };
@@ -287,7 +297,12 @@ impl Drop for MappedSkb {
         // SAFETY: the mapping is live (invariant); the buffer is freed right after by the field
         // drop.
         unsafe {
-            bindings::dma_unmap_single(self.dev.as_raw(), self.addr, self.len as usize, self.dir.raw())
+            bindings::dma_unmap_single(
+                self.dev.as_raw(),
+                self.addr,
+                self.len as usize,
+                self.dir.raw(),
+            )
         };
     }
 }
