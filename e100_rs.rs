@@ -11,43 +11,113 @@
 //! through a small block of Control/Status Registers (CSR) in BAR0: the System Control Block
 //! (SCB), which takes commands for the Command Unit (CU, which transmits and runs configuration
 //! commands) and the Receive Unit (RU), plus the PORT register (reset, self-test), the EEPROM
-//! control register and the MDI control register that reaches the PHY. The generation of the
-//! part ([`hw::Mac`]) comes from the PCI revision; ICH parts are treated as the 82559 D101M, as in
+//! control register and the MDI control register that reaches the PHY. Both units work from
+//! lists in host memory that they reach by bus-master DMA. The generation of the part
+//! ([`hw::Mac`]) comes from the PCI revision; ICH parts are treated as the 82559 D101M, as in
 //! Intel's manuals and e100.c. Newer generations add features, so features are gated with
 //! ordered comparisons.
 //!
 //! ## Driver operation
 //!
-//! Probe enables the PCI device (managed: the PCI core disables it at unbind) and maps BAR0,
-//! which must be a memory BAR, through [`kernel::pci::Device::iomap_region_sized`]. The mapping
-//! lives in a [`Devres`]: when the device is unbound the mapping is revoked, so any late access
-//! finds it gone (an `ENODEV` error) instead of touching unmapped memory. Every register access
-//! goes through the typed, bounds-checked accessors of [`kernel::io::Io`].
+//! Probe enables the PCI device (managed: the PCI core disables it at unbind), sets a 32-bit DMA
+//! mask and maps BAR0, which must be a memory BAR. The mapping lives in a [`Devres`]: when the
+//! device is unbound it is revoked, so a late access finds it gone (`ENODEV`) instead of touching
+//! unmapped memory. Register access goes through the bounds-checked accessors of
+//! [`kernel::io::Io`]. The chip is reset as the manual prescribes (selective reset to stop any
+//! DMA a previous owner left running, software reset, 20 us each, all interrupts masked) before
+//! bus mastering is enabled. The EEPROM is bit-banged ([`eeprom`]); its size comes from the dummy
+//! zero after the address; the words must sum to 0xBABA, and a bad sum or an invalid MAC address
+//! refuses the probe with `EAGAIN` unless `eeprom_bad_csum_allow` is set (then a bad address is
+//! replaced by a random one). The PHY is found on the MDI bus ([`phy`]), scanning 1, 0, 2..31 and
+//! isolating the others. One coherent block, [`Mem`], receives the self-test result and the
+//! statistics dumps. The net_device is registered as `eth%d` with the EEPROM's address.
 //!
-//! The chip is then reset the way the manual prescribes: a selective reset (which stops any DMA
-//! a previous owner left running), then a software reset through PORT, each followed by a 20 us
-//! settle, and all interrupts are masked in the SCB. Only then is bus mastering enabled.
+//! The per-device state, [`Nic`], is shared by reference count between the PCI driver data and
+//! the net_device. The net_device abstraction owns the interrupt line, the NAPI context and the
+//! service work item: it requests the (shared) IRQ and enables NAPI before calling our `open`,
+//! and after our `stop` it frees the IRQ and cancels the service work, waiting for each. Remove
+//! drops the registration: the core closes the interface, nothing runs any more, then the state
+//! and, last, the BAR go.
 //!
-//! The EEPROM is read by bit-banging its Microwire pins ([`eeprom`]): the address width, and so
-//! the size (64 or 256 words), is detected from the dummy zero the part sends after the address.
-//! The words must sum to 0xBABA. A bad checksum, or an invalid MAC address in words 0-2, refuses
-//! the probe with `EAGAIN` unless the `eeprom_bad_csum_allow` parameter is set (then the probe
-//! goes on with a warning, and a random MAC address if the stored one is unusable), exactly as
-//! e100.c does.
+//! `open` allocates both rings, runs the PORT self-test, loads the CU and RU base addresses (0),
+//! queues Configure, the multicast filter and the Individual Address, points the statistics
+//! dump at [`Mem`], starts the RU, starts the queue and unmasks interrupts; the service task
+//! then reports the link. `stop` resets the chip (which stops both units and masks interrupts)
+//! and frees the rings, unmapping every buffer.
 //!
-//! The PHY is found by scanning the MDI bus ([`phy`]) in the order 1, 0, 2..31; other PHYs are
-//! isolated. MDI transactions wait for the ready bit (up to 2 ms each way) and are serialised by
-//! `mdio_lock`.
+//! ## Transmit
 //!
-//! The net_device is registered as `eth%d` with the EEPROM's address. Its driver state, [`Nic`],
-//! is shared by reference count between the PCI driver data and the net_device; removing the
-//! device drops the registration first (the core stops the interface and waits out any running
-//! callback), then the state, then the BAR.
+//! The Command Block List ([`rings::CbRing`]) is a ring of 128 CBs (64 to 256) in coherent memory,
+//! linked in a circle, shared by transmits and configuration commands. A new CB gets its S
+//! (suspend) bit set; after a write barrier the previous CB's S bit is cleared and the CU is
+//! kicked: CU_START with the CB's address the first time after a reset, CU_RESUME after that.
+//! The CU thus always has a suspend point ahead of it and never runs into a CB being filled. If
+//! the SCB has not yet accepted the previous command, the CB stays queued and the next kick (or
+//! the next poll) sends it.
 //!
-//! ## Link
+//! A transmit maps the (linear) skb for the device and describes it with one Transmit Buffer
+//! Descriptor placed inside the CB: a standard TCB in flexible mode whose TBD array is that one
+//! TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip first
+//! reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and with
+//! a stale second slot it sends junk after the frame (QEMU's model does exactly that; see
+//! [`desc::tx_body`]). Frames therefore leave with nothing appended. Every 16th CB asks for a
+//! completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends.
+//! When the last free CB is used the queue is stopped; the transmit path and the cleaner both
+//! run under the CU lock, so a wake can never be lost between "ring full" and "stop queue".
+//! Byte Queue Limits are fed on both sides.
 //!
-//! Link state is the PHY's BMSR link bit (read twice, since it latches low). `open` reports it as
-//! the carrier; `ethtool` reads it live.
+//! ## Receive
+//!
+//! The Receive Frame Area ([`rings::RxRing`], 256 RFDs, 16 to 256) is in simplified mode: each
+//! socket buffer holds a 16-byte RFD header followed by room for a VLAN-tagged maximum frame,
+//! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD,
+//! the stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU
+//! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
+//! buffer (if no buffer can be had, the frame is dropped and the old buffer re-armed, so the
+//! ring never shrinks), then moves the stop point to the RFD just before the next one to clean:
+//! it marks the new stop point first and restores the old one only after a write barrier, so the
+//! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
+//! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
+//! is delivered. Frames without the OK bit are dropped (the hardware counters count them);
+//! frames longer than 1518 bytes count as `rx_over_length_errors`.
+//!
+//! ## Interrupts and NAPI
+//!
+//! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is
+//! gone. Otherwise it acknowledges the causes, masks the device's interrupts and schedules NAPI.
+//! Poll cleans at most `budget` received frames, restarts the RU if it stopped, completes
+//! transmitted CBs (freeing their skbs with `napi_consume_skb`) and wakes the queue; when it did
+//! less than its budget and NAPI agrees it is done, it unmasks the device. netpoll runs the same
+//! handler.
+//!
+//! ## Watchdog, statistics and recovery
+//!
+//! The service task (process context, every 2 s while up) polls the PHY for link changes and
+//! reports them with the negotiated speed and duplex, folds in the last statistics dump and asks
+//! for the next one (dump-and-reset, so each dump counts since the previous one), and retries a
+//! receive-mode update that found the CB ring full. The completion word of the dump lands after
+//! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
+//! after 16 although it presents an 82559, which is why e100.c's counters never update there.
+//! The block is zeroed before the first dump and the first completion found fixes the layout
+//! ([`stats`]). The transmit watchdog (2 s) flags a reset for the service task, which takes RTNL
+//! with a trylock (our `stop` holds RTNL while it waits for this task, so a blocking lock could
+//! deadlock; if RTNL is busy the task retries in 10 ms) and takes the interface down and up.
+//!
+//! ## Locking
+//!
+//! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll
+//!   (softirq), so process context takes it with bottom halves disabled.
+//! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
+//!   disabled. Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit
+//!   from inside GRO takes `cu` while `rx` is held).
+//! - `mdio_lock`: one MDI transaction at a time.
+//! - `counters`: software counters, taken alone.
+//!
+//! e100.c lists races it lives with. "Several entry points race with dev->close": here the rings
+//! are `Option`s inside the locks, emptied by `stop`, so a late caller (rx-mode update, ethtool,
+//! the service task) finds nothing to touch; the abstraction frees the IRQ, disables NAPI and
+//! cancels the service task around `stop` and waits for each. "tx-no-resources/stop Q races with
+//! tx clean/wake Q": ring space, the stop and the wake are decided under the same lock.
 
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
