@@ -50,6 +50,12 @@ impl<T: Send + Sync + 'static> Devres<T> {
         Ok(Self(inner))
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn callback(ptr: *mut c_void) {
         // SAFETY: `ptr` came from `Arc::into_raw` in `new` and the devres core runs the action
         // exactly once, so we reclaim that reference exactly once.

@@ -101,6 +101,12 @@ impl<T: Handler> Drop for Registration<T> {
     }
 }
 
+/// The C callback; see the function-pointer field it is installed in.
+///
+/// # Safety
+///
+/// Called only by the C core, with arguments that are valid, as that callback's C
+/// documentation promises, for the duration of the call.
 unsafe extern "C" fn handler<T: Handler>(
     _irq: c_int,
     dev_id: *mut c_void,

@@ -305,6 +305,12 @@ impl<T: Driver> Registration<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn probe_callback(
         pdev: *mut bindings::pci_dev,
         id: *const bindings::pci_device_id,
@@ -315,7 +321,7 @@ impl<T: Driver> Registration<T> {
             let dev = unsafe { Device::from_raw(pdev) };
             // SAFETY: `id` points to an entry of our table or to a dynamic ID whose
             // `driver_data` the core checked against our table.
-            let index = unsafe { (*id).driver_data } as usize;
+            let index = unsafe { (*id).driver_data };
             let info = T::ID_TABLE.info(index).ok_or(EINVAL)?;
             let data = T::probe(dev, info)?;
             // SAFETY: we never move the driver's state out of the box; it is turned back into a
@@ -327,6 +333,12 @@ impl<T: Driver> Registration<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn remove_callback(pdev: *mut bindings::pci_dev) {
         // SAFETY: `pdev` is the valid, still-bound device.
         let raw = unsafe { bindings::pci_get_drvdata(pdev) }.cast::<T>();

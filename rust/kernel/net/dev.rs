@@ -573,6 +573,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn poll_callback(napi: *mut bindings::napi_struct, budget: c_int) -> c_int {
         // SAFETY: `napi` is the context embedded in one of our devices; `napi->dev` is it.
         let (n, dev) = unsafe { (Napi::from_raw(napi), (*napi).dev) };
@@ -581,6 +587,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         t.poll(d, n, budget)
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn service_callback(work: *mut bindings::work_struct) {
         // SAFETY: `work` is the `work` member of a `delayed_work` in the `PrivHeader` at the
         // start of one of our devices' `Priv<T>`; the work is cancelled before the device is
@@ -596,6 +608,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         t.service(d);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call, with RTNL held.
         let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
@@ -629,6 +647,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn stop_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: as in `open_callback`.
         let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
@@ -654,6 +678,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         unsafe { core::ptr::addr_of!((*priv_of::<T>(dev)).reg) }
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn start_xmit_callback(
         skb: *mut bindings::sk_buff,
         dev: *mut bindings::net_device,
@@ -675,6 +705,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         }
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_stats64_callback(
         dev: *mut bindings::net_device,
         stats: *mut bindings::rtnl_link_stats64,
@@ -684,12 +720,24 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         t.get_stats64(d, s);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn set_rx_mode_callback(dev: *mut bindings::net_device) {
         // SAFETY: as in `open_callback`.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
         t.set_rx_mode(d);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn set_mac_address_callback(
         dev: *mut bindings::net_device,
         p: *mut c_void,
@@ -716,6 +764,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn tx_timeout_callback(dev: *mut bindings::net_device, txqueue: u32) {
         // SAFETY: as in `open_callback`.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
@@ -723,6 +777,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     }
 
     #[cfg(CONFIG_NET_POLL_CONTROLLER)]
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn poll_controller_callback(dev: *mut bindings::net_device) {
         // SAFETY: as in `open_callback`.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };

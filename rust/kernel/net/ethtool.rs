@@ -152,6 +152,12 @@ impl<T: Operations> Adapter<T> {
         &Self::OPS
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_drvinfo_callback(
         dev: *mut bindings::net_device,
         info: *mut bindings::ethtool_drvinfo,
@@ -168,6 +174,12 @@ impl<T: Operations> Adapter<T> {
         t.get_drvinfo(d, i);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_sset_count_callback(
         dev: *mut bindings::net_device,
         sset: c_int,
@@ -180,6 +192,12 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_strings_callback(
         dev: *mut bindings::net_device,
         sset: u32,
@@ -196,6 +214,12 @@ impl<T: Operations> Adapter<T> {
         t.get_strings(d, sset, buf);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_ethtool_stats_callback(
         dev: *mut bindings::net_device,
         _stats: *mut bindings::ethtool_stats,
@@ -211,12 +235,24 @@ impl<T: Operations> Adapter<T> {
         t.get_ethtool_stats(d, buf);
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_eeprom_len_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call.
         let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
         c_int::try_from(t.get_eeprom_len(d)).unwrap_or(0)
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_eeprom_callback(
         dev: *mut bindings::net_device,
         ee: *mut bindings::ethtool_eeprom,
@@ -239,6 +275,12 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_link_callback(dev: *mut bindings::net_device) -> u32 {
         // SAFETY: the core passes one of our devices, valid across the call.
         let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };

@@ -22,3 +22,14 @@ mod hw_tests;
 #[cfg(test)]
 #[path = "../unit/phy.rs"]
 mod phy_tests;
+#[path = "../../../desc.rs"]
+mod desc;
+#[path = "../../../stats.rs"]
+mod stats;
+
+#[cfg(test)]
+#[path = "../unit/desc.rs"]
+mod desc_tests;
+#[cfg(test)]
+#[path = "../unit/stats.rs"]
+mod stats_tests;

@@ -91,3 +91,17 @@ fn names_known_phys() {
     assert_eq!(Phy { addr: 1, id: 0xd061_004d }.name(), "82552-V");
     assert_eq!(Phy { addr: 1, id: 0x0154_02a9 }.name(), "unknown");
 }
+
+#[test]
+fn resolves_autoneg_by_priority_and_forced_modes() {
+    use crate::phy::{resolve, LinkMode};
+    let an = 0x1000;
+    // QEMU: advertise 0x05e1, partner 0x41fe -> 100 full.
+    assert_eq!(resolve(an, 0x05e1, 0x41fe), LinkMode { speed: 100, full_duplex: true });
+    // Only half duplex in common.
+    assert_eq!(resolve(an, 0x00a1, 0x00a1), LinkMode { speed: 100, full_duplex: false });
+    assert_eq!(resolve(an, 0x0061, 0x0041), LinkMode { speed: 10, full_duplex: true });
+    // Forced: BMCR speed/duplex bits, whatever the partner says.
+    assert_eq!(resolve(0x2100, 0, 0x41fe), LinkMode { speed: 100, full_duplex: true });
+    assert_eq!(resolve(0x0000, 0x05e1, 0x41fe), LinkMode { speed: 10, full_duplex: false });
+}

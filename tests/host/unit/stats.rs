@@ -1,0 +1,79 @@
+//! Statistics dump decoding and the ethtool -S layout.
+
+use crate::stats::{self, Dump, SwCounters, Totals, STATS_WORDS, STAT_NAMES};
+
+fn block(counters: &[u32], complete_at: usize) -> [u32; STATS_WORDS] {
+    let mut w = [0u32; STATS_WORDS];
+    w[..counters.len()].copy_from_slice(counters);
+    w[complete_at] = stats::DUMP_RESET_COMPLETE.to_le();
+    w
+}
+
+#[test]
+fn finds_layout_at_64_76_or_80_bytes() {
+    assert_eq!(stats::completed(&block(&[], 16), None), Some(16)); // 82557, and QEMU's i82559er
+    assert_eq!(stats::completed(&block(&[], 19), None), Some(19)); // 82558
+    assert_eq!(stats::completed(&block(&[], 20), None), Some(20)); // 82559+
+    assert_eq!(stats::completed(&[0; STATS_WORDS], None), None);
+    // Once known, only that position counts.
+    assert_eq!(stats::completed(&block(&[], 16), Some(20)), None);
+}
+
+#[test]
+fn parses_counters_up_to_the_layout() {
+    let c: Vec<u32> = (1..=20).collect();
+    let d = stats::parse(&block(&c, 20), 20);
+    assert_eq!(d.tx_good_frames, 1);
+    assert_eq!(d.rx_good_frames, 10);
+    assert_eq!(d.rx_short_frame_errors, 16);
+    assert_eq!(d.fc_rcv_unsupported, 19);
+    assert_eq!((d.xmt_tco_frames, d.rcv_tco_frames), (20, 0));
+    // A 16-counter layout has no flow-control or TCO counters: word 16 is its completion.
+    let d = stats::parse(&block(&c[..16], 16), 16);
+    assert_eq!(d.fc_xmt_pause, 0);
+    assert_eq!(d.tx_good_frames, 1);
+}
+
+#[test]
+fn totals_map_like_e100c() {
+    let mut t = Totals::default();
+    let d = Dump {
+        tx_max_collisions: 2,
+        tx_late_collisions: 3,
+        tx_lost_crs: 4,
+        tx_underruns: 5,
+        tx_total_collisions: 6,
+        rx_crc_errors: 7,
+        rx_alignment_errors: 8,
+        rx_resource_errors: 9,
+        rx_overrun_errors: 10,
+        rx_cdt_errors: 11,
+        rx_short_frame_errors: 12,
+        ..Default::default()
+    };
+    t.add(&d);
+    t.add(&d);
+    assert_eq!(t.tx_errors, 2 * (2 + 4));
+    assert_eq!(t.collisions, 12);
+    assert_eq!(t.rx_errors, 2 * (7 + 8 + 12 + 11));
+    assert_eq!(t.rx_missed_errors, 18);
+    assert_eq!((t.rx_over_errors, t.rx_fifo_errors), (20, 20));
+    assert_eq!(t.dumps, 2);
+}
+
+#[test]
+fn ethtool_names_are_e100cs_in_order() {
+    assert_eq!(STAT_NAMES.len(), 31);
+    assert_eq!(STAT_NAMES[0], "rx_packets");
+    assert_eq!(STAT_NAMES[20], "tx_window_errors");
+    assert_eq!(STAT_NAMES[21], "tx_deferred");
+    assert_eq!(STAT_NAMES[30], "rx_over_length_errors");
+    assert!(STAT_NAMES.iter().all(|n| n.len() < 32));
+    let sw = SwCounters { rx_packets: 5, tx_packets: 6, rx_over_length_errors: 2, ..Default::default() };
+    let t = Totals { rx_short_frame_errors: 3, tx_deferred: 9, ..Default::default() };
+    let v = stats::ethtool_values(&sw, &t);
+    assert_eq!((v[0], v[1]), (5, 6));
+    assert_eq!(v[10], 5, "rx_length_errors = short + over-length");
+    assert_eq!(v[21], 9);
+    assert_eq!(v[30], 2);
+}
