@@ -840,6 +840,23 @@ impl net::dev::Operations for Nic {
         let _ = self.interrupt(dev);
     }
 
+    fn mii_phy_id(&self, _dev: &NetDevice) -> u16 {
+        self.phy.addr.into()
+    }
+
+    fn mii_read(&self, _dev: &NetDevice, phy: u16, reg: u16) -> Result<u16> {
+        self.with_mdio(|m| phy::Mdio::read(m, phy as u8, reg as u8))?
+            .ok_or(ETIMEDOUT)
+    }
+
+    fn mii_write(&self, _dev: &NetDevice, phy: u16, reg: u16, val: u16) -> Result {
+        if self.with_mdio(|m| phy::Mdio::write(m, phy as u8, reg as u8, val))? {
+            Ok(())
+        } else {
+            Err(ETIMEDOUT)
+        }
+    }
+
     fn interrupt(&self, dev: &NetDevice) -> IrqReturn {
         let Ok(io) = self.csr() else {
             return IrqReturn::None;
@@ -874,7 +891,6 @@ impl net::dev::Operations for Nic {
                 None => (rings::Received::default(), None),
             }
         };
-        let work = (got.pkts + got.dropped + got.over_length) as usize;
 
         let cleaned = {
             let mut cu = self.cu.lock();
@@ -911,7 +927,7 @@ impl net::dev::Operations for Nic {
             c.tx_errors += u64::from(cleaned.errors);
         }
 
-        let work = work.min(budget_u) as i32;
+        let work = got.work.min(budget_u) as i32;
         if work < budget && napi.complete_done(work) {
             io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
             flush(&io);

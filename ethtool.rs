@@ -43,6 +43,27 @@ impl ethtool::Operations for Nic {
         }
     }
 
+    fn get_eth_mac_stats(&self, _dev: &Device, s: &mut ethtool::EthMacStats) {
+        let _bh = bh::disable();
+        let t = self.cu.lock().totals;
+        // Only counters the hardware keeps; with no completed dump there are none to show.
+        if t.dumps == 0 {
+            return;
+        }
+        s.set_frames_transmitted_ok(t.hw_tx_good);
+        s.set_frames_received_ok(t.hw_rx_good);
+        s.set_single_collision_frames(t.tx_single_collisions);
+        s.set_multiple_collision_frames(t.tx_multiple_collisions);
+        s.set_frame_check_sequence_errors(t.rx_crc_errors);
+        s.set_alignment_errors(t.rx_frame_errors);
+        s.set_frames_with_deferred_xmissions(t.tx_deferred);
+        s.set_late_collisions(t.tx_window_errors);
+        s.set_frames_aborted_due_to_xs_colls(t.tx_aborted_errors);
+        s.set_frames_lost_due_to_int_mac_xmit_error(t.tx_fifo_errors);
+        s.set_carrier_sense_errors(t.tx_carrier_errors);
+        s.set_frames_lost_due_to_int_mac_rcv_error(t.rx_over_errors);
+    }
+
     fn get_eeprom_len(&self, _dev: &Device) -> usize {
         self.eeprom.len() * 2
     }

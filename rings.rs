@@ -311,6 +311,8 @@ const RFD_SIZE: u16 = (RFD_BUF_LEN - RFD_LEN) as u16;
 /// What a receive pass did.
 #[derive(Default)]
 pub(crate) struct Received {
+    /// RFDs consumed (the NAPI work done), whatever became of their frames.
+    pub(crate) work: usize,
     /// Frames delivered to the stack, and their bytes.
     pub(crate) pkts: u32,
     pub(crate) bytes: u64,
@@ -396,14 +398,13 @@ impl RxRing {
         mut deliver: impl FnMut(SkBuff),
     ) -> Received {
         let mut got = Received::default();
-        let mut work = 0;
-        while work < budget && self.clean != self.stop {
+        while got.work < budget && self.clean != self.stop {
             let i = self.clean;
             let st = match self.status(i) {
                 Ok(st) if st.complete => st,
                 _ => break,
             };
-            work += 1;
+            got.work += 1;
             // A fresh buffer first: without one, the frame is dropped and its buffer re-armed.
             let fresh = new_rx(ndev, dev, 0, false);
             let Some(slot) = self.bufs.get_mut(i) else {

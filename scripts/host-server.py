@@ -6,15 +6,18 @@
   POST /upload         reads the body, answers "<sha256 hex> <length>"
 
 and, on a second port, a raw TCP sink: it reads a connection until the client shuts down
-its sending side, then answers "<sha256 hex> <length>" (busybox wget cannot post binary data).
+its sending side, then answers "<sha256 hex> <length>" (busybox wget cannot post binary data);
+and, on a third, a UDP listener that appends every datagram to the file named by argv[1]
+(netconsole's output, for the netpoll test).
 
 Guests reach it through QEMU user networking as 10.0.2.2:<port>. Prints "<http port> <sink
-port>" on stdout, then serves until killed.
+port> <udp port>" on stdout, then serves until killed.
 """
 import hashlib
 import http.server
 import os
 import socketserver
+import sys
 import threading
 
 CHUNK = 1 << 16
@@ -95,12 +98,21 @@ class SinkServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
+class UdpLog(socketserver.BaseRequestHandler):
+    def handle(self):
+        data = self.request[0]
+        with open(self.server.path, "ab") as f:
+            f.write(data)
+
+
 def main():
-    port = 0
-    srv = Server(("127.0.0.1", port), Handler)
+    srv = Server(("127.0.0.1", 0), Handler)
     sink = SinkServer(("127.0.0.1", 0), Sink)
     threading.Thread(target=sink.serve_forever, daemon=True).start()
-    print(srv.server_address[1], sink.server_address[1], flush=True)
+    udp = socketserver.UDPServer(("127.0.0.1", 0), UdpLog)
+    udp.path = sys.argv[1] if len(sys.argv) > 1 else os.devnull
+    threading.Thread(target=udp.serve_forever, daemon=True).start()
+    print(srv.server_address[1], sink.server_address[1], udp.server_address[1], flush=True)
     srv.serve_forever()
 
 

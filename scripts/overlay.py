@@ -64,6 +64,7 @@ HOOKS = [
         "#include <linux/etherdevice.h>",
         "#include <linux/ethtool.h>",
         "#include <linux/io.h>",
+        "#include <linux/mii.h>",
         "#include <linux/moduleparam.h>",
         "#include <linux/netdevice.h>",
         "#include <linux/pci.h>",

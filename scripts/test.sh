@@ -116,10 +116,11 @@ start_services() {
 	iperf_port=$(free_port tcp)
 	iperf3 -s -B 127.0.0.1 -p "$iperf_port" >"$OUT/iperf3-server.log" 2>&1 &
 	pids+=($!)
-	python3 "$REPO/scripts/host-server.py" >"$OUT/host-server.ports" 2>"$OUT/host-server.log" &
+	python3 "$REPO/scripts/host-server.py" "$OUT/netconsole.log" >"$OUT/host-server.ports" \
+		2>"$OUT/host-server.log" &
 	pids+=($!)
 	for _ in $(seq 50); do [ -s "$OUT/host-server.ports" ] && break; sleep 0.1; done
-	read -r http_port sink_port <"$OUT/host-server.ports"
+	read -r http_port sink_port udp_port <"$OUT/host-server.ports"
 }
 
 # Throughput metrics, "driver name value median min max", for the summary.
@@ -135,8 +136,13 @@ run_suite() { # run_suite SUITE DRIVER
 	traffic)
 		"$REPO/scripts/qemu-run.sh" --suite traffic --driver "$drv" --mac "$MAC" --log "$logf" \
 			--pcap "$pcap" --timeout 900 \
-			--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port"
+			--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port e100test.udp=$udp_port"
 		collect "$logf" "$drv/traffic"
+		if grep -aq "e100test-netconsole-marker-$drv" "$OUT/netconsole.log" 2>/dev/null; then
+			result PASS "$drv/traffic/netconsole-delivered" "kernel message arrived over netpoll at 127.0.0.1:$udp_port"
+		else
+			result FAIL "$drv/traffic/netconsole-delivered" "no marker in $OUT/netconsole.log"
+		fi
 		metrics "$logf" "$drv"
 		read -r frames judged junk excess < <(python3 "$REPO/scripts/pcap-check.py" "$pcap" --mac "$MAC")
 		if [ "$drv" = e100 ]; then

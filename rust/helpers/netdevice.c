@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/etherdevice.h>
+#include <linux/mii.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
@@ -134,4 +135,9 @@ bool rust_helper_mod_delayed_work(struct workqueue_struct *wq, struct delayed_wo
 				  unsigned long delay)
 {
 	return mod_delayed_work(wq, dwork, delay);
+}
+
+struct mii_ioctl_data *rust_helper_if_mii(struct ifreq *rq)
+{
+	return if_mii(rq);
 }

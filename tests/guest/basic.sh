@@ -30,6 +30,14 @@ if echo "$info" | grep -qx "driver: $drv"; then pass ethtool-i-driver "$(echo "$
 bus=$(echo "$info" | sed -n 's/^bus-info: //p')
 if [ "$bus" = "$(basename "$d")" ]; then pass ethtool-i-bus-info "$bus"; else fail ethtool-i-bus-info "'$bus'"; fi
 
+# MII ioctls (as mii-tool uses): the PHY's ID and status through SIOCGMIIPHY/SIOCGMIIREG.
+id1=$(/bin/miireg "$ifc" 2 2>&1) id2=$(/bin/miireg "$ifc" 3 2>&1) bmsr=$(/bin/miireg "$ifc" 1 2>&1)
+if [ "$id1" = "phy=1 reg=2 val=0x02a8" ] && [ "$id2" = "phy=1 reg=3 val=0x0154" ] && echo "$bmsr" | grep -q 'val=0x782d'; then
+	pass mii-ioctl "PHY 1: ID 0x02a8:0x0154, BMSR 0x782d"
+else
+	fail mii-ioctl "$id1 / $id2 / $bmsr"
+fi
+
 # The EEPROM as ethtool dumps it: 64 words on QEMU, summing to 0xBABA, MAC in words 0-2.
 ee=/tmp/eeprom.bin
 if ethtool -e "$ifc" raw on >"$ee" 2>/tmp/ee.err; then

@@ -9,6 +9,7 @@ HOST=10.0.2.2
 IPERF_PORT=$(arg e100test.iperf)
 HTTP_PORT=$(arg e100test.http)
 SINK_PORT=$(arg e100test.sink)
+UDP_PORT=$(arg e100test.udp)
 
 load_driver "$drv" || { fail traffic-setup "insmod $drv failed"; exit 1; }
 ifc=$(nic_if)
@@ -128,6 +129,45 @@ ping -c 1 -W 2 "$HOST" >/dev/null 2>&1
 txn=$(stat tx_packets)
 wraps=$((txn / 128))
 if [ "$wraps" -ge 50 ]; then pass tx-ring-wrapped "$txn frames sent: the 128-CB ring wrapped $wraps times"; else fail tx-ring-wrapped "only $txn frames sent"; fi
+
+# Hardware statistics: the dump-and-reset completes on this part, so the IEEE MAC counters
+# (from the chip, not the driver) track the frames the driver counted.
+if [ "$drv" = e100_rs ]; then
+	sleep 3 # one watchdog period, for a fresh dump
+	hw_tx=$(ethtool -S "$ifc" --groups eth-mac 2>&1 | awk '/MacTransmittedOK|FramesTransmittedOK/ {print $NF; exit}')
+	sw_tx=$(stat tx_packets)
+	if [ -n "$hw_tx" ] && [ "$hw_tx" -gt 100000 ] && awk -v h="$hw_tx" -v s="$sw_tx" 'BEGIN{d = s - h; exit !(d >= 0 && d < 1000)}'; then
+		pass hw-stats-dump-completes "chip counted $hw_tx frames sent, driver $sw_tx"
+	else
+		fail hw-stats-dump-completes "eth-mac FramesTransmittedOK '$hw_tx', driver tx_packets $sw_tx: $(ethtool -S "$ifc" --groups eth-mac 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+fi
+
+# netpoll: netconsole sends kernel messages through the driver's poll_controller path to a
+# UDP listener the harness runs on the host's 127.0.0.1.
+mkdir -p /sys/kernel/config
+mount -t configfs none /sys/kernel/config 2>/dev/null
+ping -c 1 -W 2 "$HOST" >/dev/null 2>&1
+gw_mac=$(ip neigh show "$HOST" | awk '{for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i+1)}')
+nc_dir=/sys/kernel/config/netconsole/e100test
+if mkdir "$nc_dir" 2>/dev/null; then
+	echo "$ifc" >"$nc_dir/dev_name"
+	echo 10.0.2.15 >"$nc_dir/local_ip"
+	echo "$HOST" >"$nc_dir/remote_ip"
+	echo "$UDP_PORT" >"$nc_dir/remote_port"
+	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
+	if echo 1 >"$nc_dir/enabled"; then
+		echo "<4>e100test-netconsole-marker-$drv" >/dev/kmsg
+		sleep 1
+		echo 0 >"$nc_dir/enabled"
+		pass netconsole-enabled "target 10.0.2.2:$UDP_PORT via $gw_mac (the host checks delivery)"
+	else
+		fail netconsole-enabled "enabling the target failed: $(dmesg | grep -i netconsole | tail -2 | tr '\n' ' ')"
+	fi
+	rmdir "$nc_dir"
+else
+	fail netconsole-enabled "no configfs netconsole"
+fi
 
 echo "@@ETHTOOL_S_BEGIN"
 ethtool -S "$ifc"

@@ -393,6 +393,23 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// Polls the device without interrupts (netconsole, netpoll).
     fn poll_controller(&self, _dev: &Device) {}
 
+    /// The MDI address of the PHY in use, for `SIOCGMIIPHY` (as `mii-tool` asks). Implementing
+    /// [`Operations::mii_read`] installs `ndo_eth_ioctl` for the three MII ioctls.
+    fn mii_phy_id(&self, _dev: &Device) -> u16 {
+        0
+    }
+
+    /// Reads register `reg` of the PHY at `phy` (`SIOCGMIIREG`), both already masked to 5 bits.
+    fn mii_read(&self, _dev: &Device, _phy: u16, _reg: u16) -> Result<u16> {
+        Err(EOPNOTSUPP)
+    }
+
+    /// Writes `val` to register `reg` of the PHY at `phy` (`SIOCSMIIREG`; the core has checked
+    /// `CAP_NET_ADMIN`).
+    fn mii_write(&self, _dev: &Device, _phy: u16, _reg: u16, _val: u16) -> Result {
+        Err(EOPNOTSUPP)
+    }
+
     /// Handles an interrupt (hard-IRQ context). The line in [`Config::irq`] is requested just
     /// before `open` and freed just after `stop`.
     fn interrupt(&self, _dev: &Device) -> IrqReturn {
@@ -470,6 +487,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         },
         ndo_tx_timeout: if T::HAS_TX_TIMEOUT {
             Some(Self::tx_timeout_callback)
+        } else {
+            None
+        },
+        ndo_eth_ioctl: if T::HAS_MII_READ {
+            Some(Self::eth_ioctl_callback)
         } else {
             None
         },
@@ -760,6 +782,44 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             }
             t.set_mac_address(d, &mac)?;
             d.set_mac_addr(&mac);
+            Ok(0)
+        })
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn eth_ioctl_callback(
+        dev: *mut bindings::net_device,
+        ifr: *mut bindings::ifreq,
+        cmd: c_int,
+    ) -> c_int {
+        // SAFETY: the core passes one of our devices and a kernel copy of the request, valid
+        // and exclusively ours for the call; the MII view of it is `if_mii`.
+        let (d, t, mii) = unsafe {
+            (
+                Device::from_raw(dev),
+                Self::data(dev),
+                &mut *bindings::if_mii(ifr),
+            )
+        };
+        from_result(|| {
+            match cmd as u32 {
+                bindings::SIOCGMIIPHY => {
+                    mii.phy_id = t.mii_phy_id(d);
+                    mii.val_out = t.mii_read(d, mii.phy_id & 0x1f, mii.reg_num & 0x1f)?;
+                }
+                bindings::SIOCGMIIREG => {
+                    mii.val_out = t.mii_read(d, mii.phy_id & 0x1f, mii.reg_num & 0x1f)?;
+                }
+                bindings::SIOCSMIIREG => {
+                    t.mii_write(d, mii.phy_id & 0x1f, mii.reg_num & 0x1f, mii.val_in)?;
+                }
+                _ => return Err(EOPNOTSUPP),
+            }
             Ok(0)
         })
     }

@@ -70,6 +70,44 @@ pub fn fill_strings(data: &mut [u8], names: &[&str]) {
     }
 }
 
+/// The IEEE 802.3 MAC statistics group (`ethtool -S DEV --groups eth-mac`). Counters a driver
+/// does not set are not reported.
+#[repr(transparent)]
+pub struct EthMacStats(bindings::ethtool_eth_mac_stats);
+
+macro_rules! mac_stat_setters {
+    ($($set:ident => $field:ident),* $(,)?) => {
+        impl EthMacStats {
+            fn fields(&mut self) -> &mut bindings::ethtool_eth_mac_stats__bindgen_ty_1__bindgen_ty_1 {
+                // SAFETY: both union members are the same `u64` fields (a `struct_group`), so
+                // either view is valid for any contents.
+                unsafe { &mut self.0.__bindgen_anon_1.__bindgen_anon_1 }
+            }
+            $(
+                #[doc = concat!("Sets `", stringify!($field), "`.")]
+                pub fn $set(&mut self, v: u64) {
+                    self.fields().$field = v;
+                }
+            )*
+        }
+    };
+}
+
+mac_stat_setters! {
+    set_frames_transmitted_ok => FramesTransmittedOK,
+    set_single_collision_frames => SingleCollisionFrames,
+    set_multiple_collision_frames => MultipleCollisionFrames,
+    set_frames_received_ok => FramesReceivedOK,
+    set_frame_check_sequence_errors => FrameCheckSequenceErrors,
+    set_alignment_errors => AlignmentErrors,
+    set_frames_with_deferred_xmissions => FramesWithDeferredXmissions,
+    set_late_collisions => LateCollisions,
+    set_frames_aborted_due_to_xs_colls => FramesAbortedDueToXSColls,
+    set_frames_lost_due_to_int_mac_xmit_error => FramesLostDueToIntMACXmitError,
+    set_carrier_sense_errors => CarrierSenseErrors,
+    set_frames_lost_due_to_int_mac_rcv_error => FramesLostDueToIntMACRcvError,
+}
+
 /// ethtool operations. Every one is optional; the core answers `EOPNOTSUPP` for missing ones.
 #[vtable]
 pub trait Operations: NetdevOperations {
@@ -96,6 +134,9 @@ pub trait Operations: NetdevOperations {
 
     /// Fills the `ethtool -S` values, in the order of the `ETH_SS_STATS` strings.
     fn get_ethtool_stats(&self, _dev: &Device, _data: &mut [u64]) {}
+
+    /// Fills the IEEE 802.3 MAC statistics.
+    fn get_eth_mac_stats(&self, _dev: &Device, _stats: &mut EthMacStats) {}
 
     /// Reads `data.len()` bytes of the EEPROM from byte `offset` (checked by the core to lie
     /// within [`Operations::get_eeprom_len`]) and returns the magic number to report.
@@ -136,6 +177,11 @@ impl<T: Operations> Adapter<T> {
         },
         get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
             Some(Self::get_ethtool_stats_callback)
+        } else {
+            None
+        },
+        get_eth_mac_stats: if T::HAS_GET_ETH_MAC_STATS {
+            Some(Self::get_eth_mac_stats_callback)
         } else {
             None
         },
@@ -233,6 +279,28 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: see above.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
         t.get_ethtool_stats(d, buf);
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn get_eth_mac_stats_callback(
+        dev: *mut bindings::net_device,
+        stats: *mut bindings::ethtool_eth_mac_stats,
+    ) {
+        // SAFETY: the core passes one of our devices and an exclusive statistics block;
+        // `EthMacStats` is a transparent wrapper of it.
+        let (d, t, s) = unsafe {
+            (
+                Device::from_raw(dev),
+                Registration::<T>::data(dev),
+                &mut *stats.cast::<EthMacStats>(),
+            )
+        };
+        t.get_eth_mac_stats(d, s);
     }
 
     /// The C callback; see the function-pointer field it is installed in.
