@@ -232,12 +232,8 @@ pub(crate) const RFD_LEN: usize = 16;
 pub(crate) const RFD_BUF_LEN: usize = RFD_LEN + 1522;
 /// The RBD pointer of a simplified-mode RFD: none.
 const RFD_NO_RBD: u32 = 0xffff_ffff;
-/// Offset of the RFD command word (EL lives there).
-pub(crate) const RFD_COMMAND_OFFSET: usize = 2;
 /// Offset of the RFD link.
 pub(crate) const RFD_LINK_OFFSET: usize = 4;
-/// Offset of the RFD size word.
-pub(crate) const RFD_SIZE_OFFSET: usize = 14;
 
 /// An RFD header to arm a receive buffer: status 0, `el` marks the end of the list, `size` the
 /// room for data (0 makes this a stop point the RU will not write a frame into).

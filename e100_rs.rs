@@ -105,6 +105,9 @@
 //!
 //! ## Locking
 //!
+//! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
+//! takes `cu` again.
+//!
 //! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll
 //!   (softirq), so process context takes it with bottom halves disabled.
 //! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
@@ -510,33 +513,49 @@ impl Nic {
         }
 
         let Ok(io) = self.csr() else { return };
-        let _bh = bh::disable();
-        let mut cu = self.cu.lock();
-        if cu.ring.is_none() {
-            return;
-        }
-        self.update_stats(&mut cu, &io);
-        if self.rx_mode_pending.swap(false, Ordering::Relaxed)
-            && self.apply_rx_mode(dev, &mut cu, &io).is_err()
-        {
-            self.rx_mode_pending.store(true, Ordering::Relaxed);
+        let first_layout = {
+            let _bh = bh::disable();
+            let mut cu = self.cu.lock();
+            if cu.ring.is_none() {
+                return;
+            }
+            let first = self.update_stats(&mut cu, &io);
+            if self.rx_mode_pending.swap(false, Ordering::Relaxed)
+                && self.apply_rx_mode(dev, &mut cu, &io).is_err()
+            {
+                self.rx_mode_pending.store(true, Ordering::Relaxed);
+            }
+            first
+        };
+        if let Some(n) = first_layout {
+            netdev_info!(
+                dev,
+                "statistics dump completes at byte {} ({} counters)\n",
+                n * 4,
+                n
+            );
         }
     }
 
-    /// Folds a completed statistics dump into the totals and asks for the next one.
-    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) {
+    /// Folds a completed statistics dump into the totals and asks for the next one. Returns the
+    /// layout (counter words) when this was the first dump to complete, for the caller to log
+    /// once it has dropped the CU lock: printing under it could recurse into our own transmit
+    /// through netconsole.
+    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) -> Option<usize> {
         let Ok(words) = dma_read!(self.mem, 0, stats) else {
-            return;
+            return None;
         };
+        let mut first = None;
         if let Some(n) = stats::completed(&words, cu.stats_layout) {
             if cu.stats_layout.is_none() {
-                dev_info_layout(&self.pdev, n);
+                first = Some(n);
             }
             cu.stats_layout = Some(n);
             cu.totals.add(&stats::parse(&words, n));
             let _ = dma_write!(self.mem, 0, stats[n] = 0);
         }
         let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
+        first
     }
 
     /// Recovers from a transmit hang: the whole interface down and up, under RTNL.
@@ -559,15 +578,6 @@ impl Nic {
             netdev_warn!(dev, "reset failed: {:?}\n", e);
         }
     }
-}
-
-fn dev_info_layout(pdev: &pci::Device, words: usize) {
-    kernel::dev_info!(
-        pdev,
-        "statistics dump completes at byte {} ({} counters)\n",
-        words * 4,
-        words
-    );
 }
 
 /// Formats a MAC address as `aa:bb:cc:dd:ee:ff`.

@@ -240,12 +240,14 @@ impl CbRing {
     /// Sends the CU every CB queued but not yet sent; stops at the first the SCB refuses.
     pub(crate) fn kick(&mut self, io: &Csr) {
         while self.to_send != self.to_use {
-            let cmd = if self.cu_start {
-                scb::CUC_START
+            // CU_START takes the CB's address; CU_RESUME continues from the suspended CB's
+            // link and ignores the pointer, so it is not written (one MMIO write less per frame).
+            let (cmd, ptr) = if self.cu_start {
+                (scb::CUC_START, Some(self.addr(self.to_send)))
             } else {
-                scb::CUC_RESUME
+                (scb::CUC_RESUME, None)
             };
-            if exec_cmd(io, cmd, Some(self.addr(self.to_send))).is_err() {
+            if exec_cmd(io, cmd, ptr).is_err() {
                 break;
             }
             self.cu_start = false;
@@ -324,13 +326,12 @@ pub(crate) struct Received {
     pub(crate) over_length: u32,
 }
 
+/// A fresh receive buffer with its RFD header written (before mapping: no sync needed).
 fn new_rx(ndev: &NetDevice, dev: &Device, link: u32, el: bool) -> Result<MappedSkb> {
-    let skb = SkBuff::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
-    let mut buf = MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional)
-        .map_err(|(_, e)| e)?;
+    let mut skb = SkBuff::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
     let size = if el { 0 } else { RFD_SIZE };
-    buf.write_at(0, &desc::rfd_header(link, el, size))?;
-    Ok(buf)
+    skb.write_head(0, &desc::rfd_header(link, el, size))?;
+    MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional).map_err(|(_, e)| e)
 }
 
 impl RxRing {
@@ -378,14 +379,19 @@ impl RxRing {
 
     fn status(&self, i: usize) -> Result<RfdStatus> {
         let r = self.bufs.get(i).ok_or(EINVAL)?;
-        let mut h = [0u8; RFD_LEN];
-        r.buf.read_at(0, &mut h[..2])?;
-        if u16::from_le_bytes([h[0], h[1]]) & CB_COMPLETE != 0 {
-            // Read the rest only after seeing the status complete.
-            dma::rmb();
-            r.buf.read_at(0, &mut h)?;
-        }
-        Ok(desc::rfd_status(&h))
+        r.buf.read_with(0, RFD_LEN, |v| {
+            let mut h = [0u8; RFD_LEN];
+            h[0] = v.u8(0);
+            h[1] = v.u8(1);
+            if u16::from_le_bytes([h[0], h[1]]) & CB_COMPLETE != 0 {
+                // The rest only after seeing the status complete: the RU writes it last.
+                dma::rmb();
+                for (k, b) in h.iter_mut().enumerate().skip(2) {
+                    *b = v.u8(k);
+                }
+            }
+            desc::rfd_status(&h)
+        })
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and
@@ -405,22 +411,25 @@ impl RxRing {
                 _ => break,
             };
             got.work += 1;
-            // A fresh buffer first: without one, the frame is dropped and its buffer re-armed.
-            let fresh = new_rx(ndev, dev, 0, false);
+            // A fresh buffer first, already linked to the next RFD: without one, the frame is
+            // dropped and its buffer re-armed.
+            let next = self.addr(ring_next(i, self.count));
+            let fresh = new_rx(ndev, dev, next, false);
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
             let frame = match fresh {
                 Ok(b) => Some(core::mem::replace(&mut slot.buf, b)),
                 Err(_) => {
-                    let _ = slot.buf.write_at(0, &desc::rfd_header(0, false, RFD_SIZE));
+                    let _ = slot
+                        .buf
+                        .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
                     got.dropped += 1;
                     None
                 }
             };
-            // Relink: the previous RFD to this slot's (possibly new) buffer, this one onwards.
+            // The previous RFD must now lead to this slot's (possibly new) buffer.
             let _ = self.link(self.prev(i));
-            let _ = self.link(i);
             self.clean = ring_next(i, self.count);
             let Some(frame) = frame else { continue };
 
@@ -459,35 +468,29 @@ impl RxRing {
     }
 
     /// Moves the stop point to just before `clean`: mark the new one, then restore the old.
+    /// Each is one whole-header write (their links do not change).
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
             return;
         }
         let old = self.stop;
-        let mut ok = true;
-        if let Some(r) = self.bufs.get_mut(new) {
-            ok &= r
-                .buf
-                .write_at(desc::RFD_SIZE_OFFSET, &0u16.to_le_bytes())
-                .is_ok();
-            ok &= r
-                .buf
-                .write_at(desc::RFD_COMMAND_OFFSET, &desc::CB_EL.to_le_bytes())
-                .is_ok();
-        }
-        if !ok {
+        let (new_link, old_link) = (
+            self.addr(ring_next(new, self.count)),
+            self.addr(ring_next(old, self.count)),
+        );
+        let marked = self
+            .bufs
+            .get_mut(new)
+            .map(|r| r.buf.write_at(0, &desc::rfd_header(new_link, true, 0)));
+        if !matches!(marked, Some(Ok(()))) {
             return;
         }
         dma::wmb();
         if let Some(r) = self.bufs.get_mut(old) {
             let _ = r
                 .buf
-                .write_at(desc::RFD_SIZE_OFFSET, &RFD_SIZE.to_le_bytes());
-            let _ = r.buf.write_at(0, &0u16.to_le_bytes()); // status
-            let _ = r
-                .buf
-                .write_at(desc::RFD_COMMAND_OFFSET, &0u16.to_le_bytes());
+                .write_at(0, &desc::rfd_header(old_link, false, RFD_SIZE));
         }
         self.stop = new;
     }

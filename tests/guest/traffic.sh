@@ -53,7 +53,9 @@ iperf() {
 	echo "@@METRIC $name.mbps $rate $(iperf_intervals "$out")"
 	if [ -n "$loss" ]; then
 		echo "@@METRIC $name.loss_pct $loss"
-		if awk -v l="$loss" 'BEGIN{exit !(l < 5)}'; then pass "$name" "$rate Mbit/s, loss $loss%"; else fail "$name" "$rate Mbit/s, loss $loss% (over 5%)"; fi
+		# Loss at a fixed 50 Mbit/s under TCG depends on how the host schedules QEMU and the
+		# iperf3 server; 10% separates "works, with emulation noise" from "broken".
+		if awk -v l="$loss" 'BEGIN{exit !(l < 10)}'; then pass "$name" "$rate Mbit/s, loss $loss%"; else fail "$name" "$rate Mbit/s, loss $loss% (10% or more)"; fi
 	else
 		pass "$name" "$rate Mbit/s"
 	fi
@@ -62,6 +64,9 @@ iperf iperf-tcp-guest-to-host
 iperf iperf-tcp-host-to-guest -R
 iperf iperf-udp-guest-to-host -u -b 50M
 iperf iperf-udp-host-to-guest -u -b 50M -R
+# Where UDP loss happens: the guest's socket buffers (the receiver too slow under emulation)
+# or the NIC (no RFD free: rx_missed_errors).
+echo "@@INFO udp-rcvbuf-errors $(awk '/^Udp:/ {if (!h) {for (i = 1; i <= NF; i++) n[i] = $i; h = 1} else for (i = 1; i <= NF; i++) if (n[i] == "RcvbufErrors") print $i}' /proc/net/snmp) rx_missed_errors $(stat rx_missed_errors)"
 
 # 64 MiB each way, SHA-256 computed at both ends.
 N=$((64 * 1024 * 1024))

@@ -102,6 +102,23 @@ impl SkBuff {
         Ok(())
     }
 
+    /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
+    /// changing the length: for a device header written before the buffer is mapped (as an
+    /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.
+    pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
+        let room = (self.headlen() + self.tailroom()) as usize;
+        match offset.checked_add(src.len()) {
+            Some(end) if end <= room => {}
+            _ => return Err(EINVAL),
+        }
+        // SAFETY: `data + offset .. + src.len()` lies within the buffer's data and tailroom
+        // (checked above), which we own exclusively and which is not mapped for DMA.
+        unsafe {
+            core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.raw()).data.add(offset), src.len())
+        };
+        Ok(())
+    }
+
     /// The linear data.
     pub fn data(&self) -> &[u8] {
         // SAFETY: `data` points to `headlen` initialised bytes of a valid buffer we own.
@@ -255,6 +272,31 @@ impl MappedSkb {
         Ok(())
     }
 
+    /// Syncs `len` mapped bytes at `offset` for the CPU, runs `f` on a view of them, and syncs
+    /// them back for the device: several reads for the cost of one sync pair. The view reads
+    /// with volatile loads, since a device may write a descriptor it still owns meanwhile.
+    pub fn read_with<R>(
+        &self,
+        offset: usize,
+        len: usize,
+        f: impl FnOnce(&CpuView<'_>) -> R,
+    ) -> Result<R> {
+        self.check(offset, len)?;
+        let a = self.addr + offset as DmaAddr;
+        // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
+        unsafe { bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, len, self.dir.raw()) };
+        let view = CpuView {
+            // SAFETY: as above; the pointer stays in the buffer we own.
+            base: unsafe { (*self.skb.raw()).data.add(offset) },
+            len,
+            _p: core::marker::PhantomData,
+        };
+        let r = f(&view);
+        // SAFETY: as above; hands the bytes back to the device.
+        unsafe { bindings::dma_sync_single_for_device(self.dev.as_raw(), a, len, self.dir.raw()) };
+        Ok(r)
+    }
+
     /// Writes `src` into the mapped bytes at `offset` and syncs them for the device.
     /// Only for [`Direction::Bidirectional`] mappings ([`EINVAL`] otherwise).
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> Result {
@@ -289,6 +331,33 @@ impl MappedSkb {
         let (skb, dev) = unsafe { (core::ptr::read(&this.skb), core::ptr::read(&this.dev)) };
         drop(dev);
         skb
+    }
+}
+
+/// Mapped bytes synced for the CPU, inside [`MappedSkb::read_with`].
+///
+/// # Invariants
+///
+/// `base .. base + len` are mapped bytes of a live mapping, synced for the CPU for `'a`.
+pub struct CpuView<'a> {
+    base: *const u8,
+    len: usize,
+    _p: core::marker::PhantomData<&'a ()>,
+}
+
+impl CpuView<'_> {
+    /// Byte `i`, or 0 past the end.
+    pub fn u8(&self, i: usize) -> u8 {
+        if i >= self.len {
+            return 0;
+        }
+        // SAFETY: `i < len`, inside the synced range (type invariant).
+        unsafe { self.base.add(i).read_volatile() }
+    }
+
+    /// The little-endian 16-bit value at `i`, or 0 past the end.
+    pub fn le16(&self, i: usize) -> u16 {
+        u16::from_le_bytes([self.u8(i), self.u8(i + 1)])
     }
 }
 
