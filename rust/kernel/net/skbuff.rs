@@ -256,20 +256,14 @@ impl MappedSkb {
         }
     }
 
-    /// Copies `out.len()` mapped bytes at `offset` out, after syncing them for the CPU (and back
-    /// to the device afterwards, so the device may keep writing them).
+    /// Copies `out.len()` mapped bytes at `offset` out, synced for the CPU for the copy (see
+    /// [`MappedSkb::read_with`]).
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result {
-        self.check(offset, out.len())?;
-        let a = self.addr + offset as DmaAddr;
-        let n = out.len();
-        // SAFETY: `offset..offset + n` is inside the live mapping (invariant and check above);
-        // after the sync-for-CPU the CPU may read those bytes until the sync-for-device.
-        unsafe {
-            bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, n, self.dir.raw());
-            core::ptr::copy_nonoverlapping((*self.skb.raw()).data.add(offset), out.as_mut_ptr(), n);
-            bindings::dma_sync_single_for_device(self.dev.as_raw(), a, n, self.dir.raw());
-        }
-        Ok(())
+        self.read_with(offset, out.len(), |v| {
+            for (i, b) in out.iter_mut().enumerate() {
+                *b = v.u8(i);
+            }
+        })
     }
 
     /// Syncs `len` mapped bytes at `offset` for the CPU, runs `f` on a view of them, and syncs
