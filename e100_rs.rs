@@ -245,9 +245,6 @@ pub(crate) struct Nic {
     /// Software counters of the data path.
     #[pin]
     counters: SpinLock<stats::SwCounters>,
-    /// Ring sizes (RFDs, CBs) used at the next open.
-    #[pin]
-    ring_sizes: SpinLock<(u32, u32)>,
     /// The transmit watchdog fired: reset from the service task.
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
@@ -442,7 +439,7 @@ impl Nic {
     /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
     /// address, receive filter, statistics address, RU start, then interrupts on.
     fn up(&self, dev: &NetDevice) -> Result {
-        let (rfds, cbs) = *self.ring_sizes.lock();
+        let (rfds, cbs) = (rings::RFDS.0, rings::CBS.0);
         let rx = RxRing::new(dev, self.pdev.as_ref(), rfds as usize)?;
         let cb = CbRing::new(self.pdev.as_ref(), cbs as usize)?;
         self.self_test()?;
@@ -685,7 +682,6 @@ impl pci::Driver for E100Driver {
                 ),
                 rx <- new_spinlock!(None, "e100_rs::rx"),
                 counters <- new_spinlock!(stats::SwCounters::default(), "e100_rs::counters"),
-                ring_sizes <- new_spinlock!((rings::RFDS.0, rings::CBS.0), "e100_rs::ring_sizes"),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
             }),

@@ -33,7 +33,7 @@ done
 args=(
 	-M pc -m 512 -smp 2 -nographic -no-reboot -monitor none
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
+	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
 	-device "i82559er,netdev=n0,mac=$mac,romfile="
 )

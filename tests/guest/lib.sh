@@ -55,7 +55,7 @@ wait_for() {
 
 # Kernel log problems: WARNING/BUG/Oops/lockdep/DMA-API splats since boot.
 kernel_splats() {
-	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|INFO: possible|DMA-API: [^ ]+ [0-9a-f]{4}:|UBSAN|refcount_t:|unregister_netdevice: waiting' || true
+	dmesg | grep -E 'WARNING:|BUG:|BUG [a-z]|Oops|general protection|INFO: possible|DMA-API: [^ ]+ [0-9a-f]{4}:|UBSAN|refcount_t:|unregister_netdevice: waiting|Redzone|Poison overwritten|Object padding' || true
 }
 
 # iperf_intervals OUTPUT: "median min max" of the per-second Mbit/s rates in iperf3 -f m output

@@ -508,16 +508,18 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// Allocates an Ethernet device with `data` as its driver state, configures it and registers
     /// it (it gets an `eth%d` name).
     pub fn register(cfg: Config<'_>, data: Arc<T>) -> Result<Self> {
-        // SAFETY: no preconditions; one pointer of private area, one TX and one RX queue.
-        let raw = unsafe {
-            bindings::alloc_etherdev_mqs(core::mem::size_of::<*const T>() as c_int, 1, 1)
-        };
+        // The private area holds a `Priv<T>`; netdev private areas are `NETDEV_ALIGN` (32-byte)
+        // aligned, which covers its alignment (checked at compile time).
+        const { assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize) };
+        // SAFETY: no preconditions; a `Priv<T>`-sized private area, one TX and one RX queue.
+        let raw =
+            unsafe { bindings::alloc_etherdev_mqs(core::mem::size_of::<Priv<T>>() as c_int, 1, 1) };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
         let leaked = Arc::into_raw(data);
         let p = priv_of::<T>(raw);
-        // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; the
-        // private area is `size_of::<*const T>()` bytes, suitably aligned (netdev private areas
-        // are `NETDEV_ALIGN`-aligned); the ops tables are `'static`.
+        // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; its
+        // private area is a zeroed, suitably aligned `Priv<T>` (allocated above), whose fields
+        // are each written here before any use; the ops tables are `'static`.
         unsafe {
             // The private area is zeroed memory: write every field before use.
             core::ptr::addr_of_mut!((*p).dev).write(raw);
