@@ -13,8 +13,11 @@ wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier" || fail pair-setup "no carr
 if [ "$role" = server ]; then
 	ip addr add 169.254.100.1/24 dev "$ifc"
 	# Two client runs (one each way), then exit; bounded by the host's QEMU timeout.
-	iperf3 -s -1 >/dev/null 2>&1 && iperf3 -s -1 >/dev/null 2>&1
-	pass pair-server-done "served two iperf3 runs"
+	if iperf3 -s -1 >/tmp/s1.txt 2>&1 && iperf3 -s -1 >/tmp/s2.txt 2>&1; then
+		pass pair-server-done "served two iperf3 runs"
+	else
+		fail pair-server-done "$(tail -2 /tmp/s1.txt /tmp/s2.txt 2>&1 | tr '\n' ' ')"
+	fi
 else
 	ip addr add 169.254.100.2/24 dev "$ifc"
 	if ! wait_for 60 ping -c 1 -W 1 169.254.100.1; then
