@@ -59,9 +59,11 @@ kernel_splats() {
 }
 
 # iperf_intervals OUTPUT: "median min max" of the per-second Mbit/s rates in iperf3 -f m output
-# (the interval lines, not the sender/receiver summaries).
+# (the interval lines, not the sender/receiver summaries; a final stub interval shorter than
+# half a second, which iperf3 -R prints with next to nothing in it, is left out).
 iperf_intervals() {
 	echo "$1" | grep -E '^\[ *[0-9]+\] +[0-9.]+-[0-9.]+ +sec' | grep -vE 'sender|receiver' |
-		awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}' | sort -n |
+		awk '{split($3, t, "-"); if (t[2] - t[1] < 0.5) next
+			for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}' | sort -n |
 		awk '{v[NR] = $1} END {if (NR) printf "%s %s %s", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2), v[1], v[NR]}'
 }
