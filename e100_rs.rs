@@ -78,7 +78,8 @@
 //! it marks the new stop point first and restores the old one only after a write barrier, so the
 //! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
-//! is delivered. Frames without the OK bit are dropped (the hardware counters count them);
+//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause, as e100.c
+//! does, not by reading the SCB on every poll. Frames without the OK bit are dropped (the hardware counters count them);
 //! frames longer than 1518 bytes count as `rx_over_length_errors`.
 //!
 //! ## Interrupts and NAPI
@@ -249,6 +250,8 @@ pub(crate) struct Nic {
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
     rx_mode_pending: AtomicBool,
+    /// The RU reported "no resources" (RNR) and has not been restarted yet.
+    ru_stopped: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -464,6 +467,7 @@ impl Nic {
         rings::exec_cmd(&io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
         rings::exec_cmd(&io, scb::CUC_DUMP_RESET, None)?;
         rings::exec_cmd(&io, scb::RUC_START, Some(start))?;
+        self.ru_stopped.store(false, Ordering::Release);
         drop(cu);
         dev.reset_queue();
         dev.start_queue();
@@ -684,6 +688,7 @@ impl pci::Driver for E100Driver {
                 counters <- new_spinlock!(stats::SwCounters::default(), "e100_rs::counters"),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
+                ru_stopped: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;
@@ -873,6 +878,9 @@ impl net::dev::Operations for Nic {
             return IrqReturn::None;
         }
         io.write8(stat_ack, hw::SCB_STAT_ACK);
+        if stat_ack & hw::STAT_ACK_RNR != 0 {
+            self.ru_stopped.store(true, Ordering::Release);
+        }
         io.write8(hw::IRQ_MASK_ALL, hw::SCB_CMD_HI);
         flush(&io);
         dev.napi().schedule();
@@ -890,8 +898,10 @@ impl net::dev::Operations for Nic {
                     let got = ring.clean(dev, self.pdev.as_ref(), budget_u, |skb| {
                         napi.gro_receive(skb)
                     });
-                    let restart =
-                        (!rings::ru_running(&io) && ring.can_restart()).then(|| ring.start_addr());
+                    // The RU stopped (RNR): restart it once the RFD it would start at is
+                    // empty. Until then the flag stays set and the next poll tries again.
+                    let restart = (self.ru_stopped.load(Ordering::Acquire) && ring.can_restart())
+                        .then(|| ring.start_addr());
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),
@@ -901,7 +911,9 @@ impl net::dev::Operations for Nic {
         let cleaned = {
             let mut cu = self.cu.lock();
             if let Some(addr) = restart {
-                let _ = rings::exec_cmd(&io, scb::RUC_START, Some(addr));
+                if rings::exec_cmd(&io, scb::RUC_START, Some(addr)).is_ok() {
+                    self.ru_stopped.store(false, Ordering::Release);
+                }
             }
             match cu.ring.as_mut() {
                 Some(ring) => {

@@ -11,6 +11,8 @@ pub(crate) const SCB_STATUS: usize = 0x00;
 pub(crate) const SCB_CMD_HI: usize = 0x03;
 /// SCB STAT/ACK byte: interrupt causes, written back to acknowledge.
 pub(crate) const SCB_STAT_ACK: usize = 0x01;
+/// STAT/ACK: the RU left the ready state ("receive not ready").
+pub(crate) const STAT_ACK_RNR: u8 = 0x10;
 /// SCB command byte: CU and RU commands.
 pub(crate) const SCB_CMD_LO: usize = 0x02;
 /// SCB general pointer: the argument of a CU/RU command.

@@ -40,11 +40,6 @@ pub(crate) const CBS: (u32, u32, u32) = (128, 64, 256);
 /// Default, minimum and maximum numbers of RFDs (e100.c's).
 pub(crate) const RFDS: (u32, u32, u32) = (256, 16, 256);
 
-/// SCB status: RU state field.
-const RUS_MASK: u8 = 0x3c;
-/// SCB status: RU ready (receiving).
-const RUS_READY: u8 = 0x10;
-
 /// SCB commands (CU in bits 4-7, RU in bits 0-2).
 pub(crate) mod scb {
     /// RU start at the general pointer.
@@ -499,9 +494,4 @@ impl RxRing {
     pub(crate) fn can_restart(&self) -> bool {
         self.clean != self.stop && matches!(self.status(self.clean), Ok(st) if !st.complete)
     }
-}
-
-/// Whether the RU is receiving, from the SCB status byte.
-pub(crate) fn ru_running(io: &Csr) -> bool {
-    io.read8(hw::SCB_STATUS) & RUS_MASK == RUS_READY
 }
