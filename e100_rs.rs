@@ -726,7 +726,8 @@ impl pci::Driver for E100Driver {
 #[vtable]
 impl net::dev::Operations for Nic {
     fn open(&self, dev: &NetDevice) -> Result {
-        dev.carrier_off();
+        // The carrier is off here (from registration, or from `stop`); the service task turns
+        // it on when the PHY reports link.
         if let Err(e) = self.up(dev) {
             self.down(dev);
             return Err(e);

@@ -97,7 +97,7 @@ klog="$OUT/kunit.log"
 collect "$klog" kernel/kunit
 if grep -aqE '^ *ok [0-9]+ rust_doctests_kernel' "$klog"; then
 	total=$(grep -aoE '# rust_doctests_kernel: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+' "$klog" | tail -1)
-	ours=$(grep -aE '^ +ok [0-9]+ rust_doctest_kernel_(io|pci|revocable|devres|delay|module_param|dev_printk|sync_rcu|net_dev|net_ethtool|net_skbuff|dma|irq|net_napi)_rs' "$klog" | wc -l)
+	ours=$(grep -aE '^ +ok [0-9]+ rust_doctest_kernel_(io|pci|revocable|devres|delay|module_param|dev_printk|sync_rcu|sync_bh|transmute|net_dev|net_ethtool|net_skbuff|dma|irq|net_napi)_rs' "$klog" | wc -l)
 	result PASS kernel/kunit/rust-doctests "${total#\# }; $ours of them in our abstractions"
 else
 	bad=$(grep -aE 'not ok [0-9]+ rust_doctest' "$klog" | head -5 | tr '\n' ' ')
