@@ -4,7 +4,8 @@
 //!
 //! The 8255x reaches its PHY through the MDI control CSR (Management Data Interface, IEEE 802.3
 //! clause 22). Intel boards put the PHY at address 1, so the scan tries 1 first, then 0 and
-//! 2..31, and isolates every other PHY it finds so that only one drives the MII.
+//! 2..31; every other address is then isolated and the chosen PHY un-isolated, last, so that
+//! only it drives the MII.
 //!
 //! Kernel-independent (only `core`): register access goes through [`Mdio`], which the driver
 //! implements on the CSR and the host tests implement on a simulated PHY.
@@ -110,21 +111,31 @@ fn present<M: Mdio>(m: &mut M, addr: u8) -> bool {
     !(bmcr == 0xffff || (bmcr == 0 && bmsr == 0))
 }
 
-/// Finds the PHY, isolates any others, and reads its identifier.
+/// Finds the PHY, reads its identifier, and selects it ([`select`]).
 pub(crate) fn probe<M: Mdio>(m: &mut M) -> Option<Phy> {
     let addr = scan_order().find(|a| present(m, *a))?;
-    for other in scan_order().filter(|a| *a != addr) {
-        // Writes to empty addresses are harmless; a second PHY must not drive the MII.
-        if present(m, other) {
-            m.write(other, MII_BMCR, BMCR_ISOLATE);
-        }
-    }
     let hi = m.read(addr, MII_PHYSID1)?; // OUI bits 3-18
     let lo = m.read(addr, MII_PHYSID2)?; // OUI bits 19-24, model, revision
-    Some(Phy {
+    let phy = Phy {
         addr,
         id: (u32::from(lo) << 16) | u32::from(hi),
-    })
+    };
+    select(m, &phy)?;
+    Some(phy)
+}
+
+/// Makes `phy` the one PHY on the MII: isolates every other address, then clears ISOLATE on
+/// `phy`, last. The 82552 answers on every address and mirrors its registers there, so the
+/// first step isolates it too; clearing its bit last (with the BMCR read before any of it,
+/// as e100.c does) is what brings it back. Writes to empty addresses are harmless. `None` if
+/// the MDI bus timed out on `phy`.
+pub(crate) fn select<M: Mdio>(m: &mut M, phy: &Phy) -> Option<()> {
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    for other in (0..=MAX_ADDR).filter(|a| *a != phy.addr) {
+        m.write(other, MII_BMCR, BMCR_ISOLATE);
+    }
+    m.write(phy.addr, MII_BMCR, bmcr & !BMCR_ISOLATE)
+        .then_some(())
 }
 
 /// Whether the link is up now (BMSR's link bit latches low, so it is read twice).

@@ -34,8 +34,10 @@ cp "$KSRC/drivers/net/mii.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$root/
 cp "$rs_ko" "$root/mods/e100_rs.ko"
 
 cp "$REPO"/tests/guest/*.sh "$root/tests/"
-# A static MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl.
-gcc -static -Os -Wall -o "$root/bin/miireg" "$REPO/tests/guest/miireg.c"
+# Static helpers: an MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl, and a raw
+# frame sender/counter for the receive-filter tests.
+gcc -static -Os -Wall -Werror -o "$root/bin/miireg" "$REPO/tests/guest/miireg.c"
+gcc -static -Os -Wall -Werror -o "$root/bin/rawpkt" "$REPO/tests/guest/rawpkt.c"
 cp "$REPO/tests/guest/init" "$root/init"
 chmod +x "$root/init" "$root"/tests/*.sh
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"

@@ -6,8 +6,14 @@
 #                       [--append "key=value ..."]   (more kernel command line for the suite)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
-# Every frame the NIC sends or receives is written to --pcap by a filter-dump object.
+# Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
+# 128 bytes of each, with its full length).
 # The serial console (kernel log and the suite's @@TEST lines) goes to --log.
+#
+# QEMU runs in the caller's process group (timeout --foreground), so the run's process-group
+# sweep (scripts/pgroup.py) reaches it. Exit status: 0 when QEMU ran (the log says how the
+# suite went; "@@TIMEOUT" is appended if it was killed), 75 when QEMU could not start because
+# an address of --netdev is in use (the caller picks other ports and retries), 1 otherwise.
 set -euo pipefail
 LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
@@ -31,17 +37,25 @@ done
 [ -n "$suite" ] && [ -n "$mac" ] && [ -n "$logf" ] || die "--suite, --mac and --log are required"
 
 args=(
-	-M pc -m 512 -smp 2 -nographic -no-reboot -monitor none
+	-M pc -m 512 -smp 2,sockets=2,cores=1 -nographic -no-reboot -monitor none
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
 	-device "i82559er,netdev=n0,mac=$mac,romfile="
 )
-[ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap")
+[ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=128")
 
 rc=0
-timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 || rc=$?
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 || rc=$?
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "@@TIMEOUT after ${timeout}s" >>"$logf"
+	exit 0
+fi
+if [ "$rc" -ne 0 ] && ! grep -aq '^@@BOOTED' "$logf"; then
+	if grep -aq 'Address already in use' "$logf"; then
+		exit 75
+	fi
+	log "QEMU failed (exit $rc): $(tail -3 "$logf" | tr '\n' ' ')"
+	exit 1
 fi
 exit 0

@@ -70,6 +70,11 @@ struct sk_buff *rust_helper_netdev_alloc_skb_ip_align(struct net_device *dev, un
 	return netdev_alloc_skb_ip_align(dev, len);
 }
 
+int rust_helper_skb_put_padto(struct sk_buff *skb, unsigned int len)
+{
+	return skb_put_padto(skb, len);
+}
+
 void rust_helper_skb_reserve(struct sk_buff *skb, int len)
 {
 	skb_reserve(skb, len);

@@ -1,16 +1,45 @@
 # Helpers for guest test suites. Source it.
+#
+# Protocol with the host (scripts/test.sh reads the serial console):
+#   @@BEGIN <name>                  a test starts (a hang is reported against it)
+#   @@TEST <name> PASS|FAIL <text>  its result
+#   @@METRIC <name> <value> ...     a measurement for the run's summary
+#   @@INFO <text>                   context for a human reading the log
+# init prints @@BOOTED first and @@DONE rc=<suite's exit status> last. The host checks every
+# result against tests/manifest.txt: a test that never reports is a failure there.
+
+# The real iproute2, not busybox's `ip` applet (which the static busybox's shell prefers to
+# anything on PATH, and which has no `ip maddr`, among others).
+ip() { /usr/sbin/ip "$@"; }
 
 # arg KEY: the value of KEY=... on the kernel command line.
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1; }
 
+# The harness's self-test knob (E100_RS_ABORT_AFTER on the host): the guest dies right after
+# reporting this test, as a guest killed half way (OOM, panic, a shell error) would.
+ABORT_AFTER=$(arg e100test.abort_after)
+
+# begin NAME: a test starts.
+begin() { echo "@@BEGIN $1"; }
+
+_result() { # _result PASS|FAIL NAME DETAIL
+	echo "@@TEST $2 $1 $3"
+	if [ -n "$ABORT_AFTER" ] && [ "$2" = "$ABORT_AFTER" ]; then
+		echo "@@ABORT harness self-test: the guest dies after $2"
+		reboot -f
+		sleep 60
+	fi
+}
+
 # pass NAME [DETAIL] / fail NAME DETAIL: one result line each, for the host to collect.
-pass() { echo "@@TEST $1 PASS ${2:-}"; }
-fail() { echo "@@TEST $1 FAIL ${2:-}"; }
+pass() { _result PASS "$1" "${2:-}"; }
+fail() { _result FAIL "$1" "${2:-}"; }
 
 # check NAME CMD...: PASS if CMD succeeds, FAIL with its output otherwise.
 check() {
 	name=$1
 	shift
+	begin "$name"
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tr '\n' ' ' | cut -c1-300)"; fi
 }
 
@@ -53,10 +82,17 @@ wait_for() {
 	return 1
 }
 
-# Kernel log problems: WARNING/BUG/Oops/lockdep/DMA-API splats since boot.
-kernel_splats() {
-	dmesg | grep -E 'WARNING:|BUG:|BUG [a-z]|Oops|general protection|INFO: possible|DMA-API: [^ ]+ [0-9a-f]{4}:|UBSAN|refcount_t:|unregister_netdevice: waiting|Redzone|Poison overwritten|Object padding' || true
+# ethstat IFACE NAME: one `ethtool -S` counter.
+ethstat() { ethtool -S "$1" | awk -v k="$2:" '$1 == k {print $2}'; }
+
+# iperf_rate OUTPUT: the receiver's total Mbit/s from iperf3 -f m output ("" if none).
+iperf_rate() {
+	echo "$1" | grep ' receiver$' | tail -1 |
+		awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}'
 }
+
+# at_least VALUE FLOOR: whether VALUE (a decimal) is a number no smaller than FLOOR.
+at_least() { [ -n "$1" ] && awk -v v="$1" -v f="$2" 'BEGIN{exit !(v + 0 >= f + 0)}'; }
 
 # iperf_intervals OUTPUT: "median min max" of the per-second Mbit/s rates in iperf3 -f m output
 # (the interval lines, not the sender/receiver summaries; a final stub interval shorter than
@@ -66,4 +102,58 @@ iperf_intervals() {
 		awk '{split($3, t, "-"); if (t[2] - t[1] < 0.5) next
 			for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}' | sort -n |
 		awk '{v[NR] = $1} END {if (NR) printf "%s %s %s", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2), v[1], v[NR]}'
+}
+
+# --- kprobes: counting calls into a driver without instrumenting it ----------------------------
+TRACING=/sys/kernel/tracing
+
+# kprobe_add NAME MODULE PATTERN: a kprobe event e100test/NAME on the function of MODULE whose
+# symbol matches PATTERN (an extended regex; a Rust symbol is matched in its mangled form).
+# Prints the symbol; fails if none or several match.
+kprobe_add() {
+	[ -d "$TRACING/events" ] || mount -t tracefs nodev "$TRACING" || return 1
+	syms=$(awk -v m="[$2]" '$4 == m && ($2 == "t" || $2 == "T") {print $3}' /proc/kallsyms |
+		grep -E "$3")
+	[ "$(echo "$syms" | grep -c .)" = 1 ] || { echo "symbols matching '$3' in $2: '$syms'"; return 1; }
+	echo "p:e100test/$1 $2:$syms" >>"$TRACING/kprobe_events" || return 1
+	echo 1 >"$TRACING/events/e100test/$1/enable" || return 1
+	echo "$syms"
+}
+
+# kprobe_hits NAME: how many times the probe fired.
+kprobe_hits() { awk -v e="e100test/$1" '$1 == e || $1 == substr(e, 10) {print $2}' "$TRACING/kprobe_profile"; }
+
+# kprobe_del NAME
+kprobe_del() {
+	echo 0 >"$TRACING/events/e100test/$1/enable"
+	echo "-:e100test/$1" >>"$TRACING/kprobe_events"
+}
+
+# --- kmemleak ------------------------------------------------------------------------------------
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak_baseline: forget what is unreferenced now, so a later check reports only new leaks.
+# kmemleak judges only objects older than 5 s, so the boot's own objects are let age first.
+kmemleak_baseline() {
+	[ -e "$KMEMLEAK" ] || mount -t debugfs none /sys/kernel/debug || return 1
+	sleep 5
+	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
+}
+
+# kmemleak_check NAME: FAIL NAME if kmemleak finds objects leaked since the baseline. Objects
+# younger than 5 s are not judged by kmemleak, so it waits that long first. The report goes to
+# the console log whole.
+kmemleak_check() {
+	begin "$1"
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	echo scan >"$KMEMLEAK"
+	report=$(cat "$KMEMLEAK")
+	if [ -z "$report" ]; then
+		pass "$1" "no new unreferenced objects"
+	else
+		echo "@@INFO kmemleak report:"
+		echo "$report"
+		fail "$1" "$(echo "$report" | grep -c '^unreferenced object') unreferenced objects: $(echo "$report" | grep -A12 'backtrace' | grep -E '\[<' | head -6 | sed 's/.*\] //' | tr '\n' ' ')"
+	fi
 }

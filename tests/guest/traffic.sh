@@ -1,8 +1,16 @@
 #!/bin/sh
 # Data-path suite, run on both drivers: ping, iperf3 TCP and UDP both ways, 64 MiB each way with
-# SHA-256 checked at both ends, receive-mode toggles under traffic, MAC change, TX ring wrap,
-# and counters. Host services listen on 127.0.0.1 and are reached as 10.0.2.2 through QEMU user
-# networking; their ports come on the kernel command line.
+# SHA-256 checked at both ends, receive-mode changes under traffic, MAC change, netpoll through
+# ndo_poll_controller, and the driver unloaded after all of it with nothing leaked. Host
+# services listen on 127.0.0.1 and are reached as 10.0.2.2 through QEMU user networking; their
+# ports come on the kernel command line.
+#
+# Throughput is asserted against floors, not against the other driver: under TCG a single run
+# varies by +-25% and a slower machine of the same kind runs everything slower, so the floors
+# sit several times below what a working driver does on the slowest machine measured (TCP
+# 36-71 Mbit/s both ways on the test kernel) and far above what a broken one does (a driver
+# that sends a frame per watchdog tick, or one slowed to a tenth). Driver-versus-driver
+# comparisons belong to the benchmark.
 . /tests/lib.sh
 drv=$DRIVER
 HOST=10.0.2.2
@@ -11,18 +19,37 @@ HTTP_PORT=$(arg e100test.http)
 SINK_PORT=$(arg e100test.sink)
 UDP_PORT=$(arg e100test.udp)
 
-load_driver "$drv" || { fail traffic-setup "insmod $drv failed"; exit 1; }
+# TCP floor, Mbit/s, for every TCP transfer of this suite.
+TCP_FLOOR=10
+# UDP: a rate the guest's stack absorbs on a slow machine (both drivers were lossless at 10-20
+# Mbit/s there); the loss bound, %; the NIC must lose nothing.
+UDP_RATE=5M
+UDP_LOSS_MAX=5
+# netconsole messages sent while TCP transmits, to drive netpoll into ndo_poll_controller.
+NC_MESSAGES=300
+
+kmemleak_baseline
+begin setup
+if ! load_driver "$drv"; then
+	fail setup "insmod $drv failed"
+	exit 1
+fi
 ifc=$(nic_if)
 ip link set lo up
 ip link set "$ifc" up
 ip addr add 10.0.2.15/24 dev "$ifc"
 ip route add default via "$HOST"
-wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier" || fail traffic-setup "no carrier"
+if wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"; then
+	pass setup "$ifc up, 10.0.2.15/24 via $HOST"
+else
+	fail setup "no carrier on $ifc"
+	exit 1
+fi
 
-stat() { ethtool -S "$ifc" | awk -v k="$1:" '$1 == k {print $2}'; }
-rx0=$(stat rx_packets) tx0=$(stat tx_packets)
+rx0=$(ethstat "$ifc" rx_packets) tx0=$(ethstat "$ifc" tx_packets)
 
 # 200 pings, sizes spread over 0..1472 (the largest unfragmented), 0% loss.
+begin ping-200-sizes
 lost=0 i=0
 while [ $i -lt 200 ]; do
 	size=$(( (i * 1472) / 199 ))
@@ -31,57 +58,95 @@ while [ $i -lt 200 ]; do
 done
 if [ "$lost" = 0 ]; then pass ping-200-sizes "200 pings, sizes 0..1472, 0 lost"; else fail ping-200-sizes "$lost of 200 lost"; fi
 
-rx1=$(stat rx_packets) tx1=$(stat tx_packets)
+begin ethtool-S-counters-move
+rx1=$(ethstat "$ifc" rx_packets) tx1=$(ethstat "$ifc" tx_packets)
 if [ "$((rx1 - rx0))" -ge 200 ] && [ "$((tx1 - tx0))" -ge 200 ]; then
 	pass ethtool-S-counters-move "rx_packets +$((rx1 - rx0)), tx_packets +$((tx1 - tx0)) over 200 pings"
 else
 	fail ethtool-S-counters-move "rx_packets $rx0->$rx1, tx_packets $tx0->$tx1"
 fi
 
-# iperf3: "name args": prints the receiver's rate (and, for UDP, loss) as a metric.
-iperf() {
+# iperf_tcp NAME ARGS...: 10 s of TCP; the receiver's rate must reach TCP_FLOOR.
+iperf_tcp() {
 	name=$1
 	shift
+	begin "$name"
 	out=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -t 10 -f m "$@" 2>&1)
-	line=$(echo "$out" | grep ' receiver$' | tail -1)
-	rate=$(echo "$line" | awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}')
+	rate=$(iperf_rate "$out")
 	if [ -z "$rate" ]; then
-		fail "$name" "$(echo "$out" | tail -3 | tr '\n' ' ')"
+		fail "$name" "no result: $(echo "$out" | tail -3 | tr '\n' ' ')"
 		return
 	fi
-	loss=$(echo "$line" | sed -n 's/.*(\([0-9.e+-]*\)%).*/\1/p')
 	echo "@@METRIC $name.mbps $rate $(iperf_intervals "$out")"
-	if [ -n "$loss" ]; then
-		echo "@@METRIC $name.loss_pct $loss"
-		# Loss at a fixed 50 Mbit/s under TCG depends on how the host schedules QEMU and the
-		# iperf3 server; 10% separates "works, with emulation noise" from "broken".
-		if awk -v l="$loss" 'BEGIN{exit !(l < 10)}'; then pass "$name" "$rate Mbit/s, loss $loss%"; else fail "$name" "$rate Mbit/s, loss $loss% (10% or more)"; fi
+	if at_least "$rate" "$TCP_FLOOR"; then
+		pass "$name" "$rate Mbit/s (floor $TCP_FLOOR)"
 	else
-		pass "$name" "$rate Mbit/s"
+		fail "$name" "$rate Mbit/s, below the floor of $TCP_FLOOR"
 	fi
 }
-iperf iperf-tcp-guest-to-host
-iperf iperf-tcp-host-to-guest -R
-iperf iperf-udp-guest-to-host -u -b 50M
-iperf iperf-udp-host-to-guest -u -b 50M -R
-# Where UDP loss happens: the guest's socket buffers (the receiver too slow under emulation)
-# or the NIC (no RFD free: rx_missed_errors).
-echo "@@INFO udp-rcvbuf-errors $(awk '/^Udp:/ {if (!h) {for (i = 1; i <= NF; i++) n[i] = $i; h = 1} else for (i = 1; i <= NF; i++) if (n[i] == "RcvbufErrors") print $i}' /proc/net/snmp) rx_missed_errors $(stat rx_missed_errors)"
+iperf_tcp iperf-tcp-guest-to-host
+iperf_tcp iperf-tcp-host-to-guest -R
+
+# Frames the NIC or the driver lost on receive: no RFD free (rx_missed_errors), FIFO overrun,
+# or no buffer to refill with (rx_dropped).
+nic_rx_loss() {
+	echo $(($(ethstat "$ifc" rx_missed_errors) + $(ethstat "$ifc" rx_fifo_errors) + $(ethstat "$ifc" rx_dropped)))
+}
+udp_errors() { # RcvbufErrors of the guest's UDP stack
+	awk '/^Udp:/ {if (!h) {for (i = 1; i <= NF; i++) n[i] = $i; h = 1} else for (i = 1; i <= NF; i++) if (n[i] == "RcvbufErrors") print $i}' /proc/net/snmp
+}
+
+# iperf_udp NAME ARGS...: 10 s of UDP at UDP_RATE; loss under UDP_LOSS_MAX and none in the NIC.
+iperf_udp() {
+	name=$1
+	shift
+	begin "$name"
+	nic0=$(nic_rx_loss) buf0=$(udp_errors)
+	out=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b "$UDP_RATE" -t 10 -f m "$@" 2>&1)
+	line=$(echo "$out" | grep ' receiver$' | tail -1)
+	rate=$(iperf_rate "$out")
+	loss=$(echo "$line" | sed -n 's/.*(\([0-9.e+-]*\)%).*/\1/p')
+	# The hardware counters arrive with the next statistics dump (every 2 s).
+	sleep 3
+	nic=$(($(nic_rx_loss) - nic0)) buf=$(($(udp_errors) - buf0))
+	if [ -z "$rate" ] || [ -z "$loss" ]; then
+		fail "$name" "no result: $(echo "$out" | tail -3 | tr '\n' ' ')"
+		return
+	fi
+	echo "@@METRIC $name.mbps $rate $(iperf_intervals "$out")"
+	echo "@@METRIC $name.loss_pct $loss"
+	echo "@@INFO $name: guest UDP RcvbufErrors +$buf, NIC/driver receive losses +$nic"
+	if ! awk -v l="$loss" -v m="$UDP_LOSS_MAX" 'BEGIN{exit !(l < m)}'; then
+		fail "$name" "$rate Mbit/s, loss $loss% (bound $UDP_LOSS_MAX%); socket buffer drops +$buf, NIC +$nic"
+	elif [ "$nic" -ne 0 ]; then
+		fail "$name" "$rate Mbit/s, loss $loss%, but the NIC or driver lost $nic frames (rx_missed/fifo/dropped)"
+	else
+		pass "$name" "$rate Mbit/s at $UDP_RATE offered, loss $loss% (bound $UDP_LOSS_MAX%), NIC losses 0"
+	fi
+}
+iperf_udp iperf-udp-guest-to-host
+iperf_udp iperf-udp-host-to-guest -R
 
 # 64 MiB each way, SHA-256 computed at both ends.
+begin bulk-64MiB-host-to-guest
 N=$((64 * 1024 * 1024))
 got=$(wget -q -O - "http://$HOST:$HTTP_PORT/blob/$N" | tee /tmp/down.bin | sha256sum | cut -d' ' -f1)
 sent=$(wget -q -O - "http://$HOST:$HTTP_PORT/sha/last")
 len=$(wc -c </tmp/down.bin)
 rm -f /tmp/down.bin
 if [ "$len" = "$N" ] && [ -n "$got" ] && [ "$got" = "$sent" ]; then pass bulk-64MiB-host-to-guest "sha256 $got"; else fail bulk-64MiB-host-to-guest "got $len bytes sha $got, host sent sha $sent"; fi
+begin bulk-64MiB-guest-to-host
 dd if=/dev/urandom of=/tmp/up.bin bs=1M count=64 2>/dev/null
 mine=$(sha256sum /tmp/up.bin | cut -d' ' -f1)
 reply=$(nc "$HOST" "$SINK_PORT" </tmp/up.bin)
 rm -f /tmp/up.bin
 if [ "$reply" = "$mine $N" ]; then pass bulk-64MiB-guest-to-host "sha256 $mine"; else fail bulk-64MiB-guest-to-host "guest sha $mine, host got '$reply'"; fi
 
-# Receive-mode changes under traffic: toggle promisc and allmulti while iperf3 runs.
+# Receive-mode changes while receiving: every toggle makes the driver reconfigure the receive
+# filter under load; the transfer must keep its pace and the flags must end cleared. (That
+# the filter really changes is the pair suite's business: frames to foreign addresses and
+# groups are only seen there.)
+begin rx-mode-toggles-keep-traffic-flowing
 iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 -R -f m >/tmp/bg.txt 2>&1 &
 bg=$!
 sleep 1
@@ -94,24 +159,20 @@ while [ $t -lt 10 ]; do
 	t=$((t + 1))
 done
 wait $bg
-rate=$(grep ' receiver$' /tmp/bg.txt | awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}')
+rate=$(iperf_rate "$(cat /tmp/bg.txt)")
 flags=$(ip link show "$ifc" | head -1)
-if [ -n "$rate" ] && ping -c 3 -W 2 "$HOST" >/dev/null 2>&1 && ! echo "$flags" | grep -qE 'PROMISC|ALLMULTI'; then
-	pass rx-mode-toggles-under-traffic "40 promisc/allmulti toggles during iperf3 ($rate Mbit/s); ping after"
+if ! at_least "$rate" "$TCP_FLOOR"; then
+	fail rx-mode-toggles-keep-traffic-flowing "rate '$rate' Mbit/s during 40 toggles (floor $TCP_FLOOR): $(tail -2 /tmp/bg.txt | tr '\n' ' ')"
+elif echo "$flags" | grep -qE 'PROMISC|ALLMULTI'; then
+	fail rx-mode-toggles-keep-traffic-flowing "flags left set: $flags"
+elif ! ping -c 3 -W 2 "$HOST" >/dev/null 2>&1; then
+	fail rx-mode-toggles-keep-traffic-flowing "no ping after the toggles"
 else
-	fail rx-mode-toggles-under-traffic "rate '$rate', flags: $flags, $(tail -2 /tmp/bg.txt | tr '\n' ' ')"
+	pass rx-mode-toggles-keep-traffic-flowing "$rate Mbit/s received during 40 promisc/allmulti toggles; ping after"
 fi
 
-# Multicast list: join groups beyond the 64-address exact filter and back.
-i=1
-while [ $i -le 70 ]; do ip maddr add "01:00:5e:00:01:$(printf %02x $i)" dev "$ifc"; i=$((i + 1)); done
-ping -c 2 -W 2 "$HOST" >/dev/null 2>&1 && ok1=y
-i=1
-while [ $i -le 70 ]; do ip maddr del "01:00:5e:00:01:$(printf %02x $i)" dev "$ifc"; i=$((i + 1)); done
-ping -c 2 -W 2 "$HOST" >/dev/null 2>&1 && ok2=y
-if [ "$ok1$ok2" = yy ]; then pass multicast-list-70-groups "joined and left 70 groups, traffic flowed throughout"; else fail multicast-list-70-groups "ping after join: ${ok1:-n}, after leave: ${ok2:-n}"; fi
-
 # MAC change, then ping (the host side learns the new address by ARP).
+begin mac-change-then-ping
 new=52:54:00:aa:bb:cc
 ip link set "$ifc" down
 ip link set "$ifc" address "$new"
@@ -130,17 +191,13 @@ ip route add default via "$HOST" 2>/dev/null
 wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"
 ping -c 1 -W 2 "$HOST" >/dev/null 2>&1
 
-# The TX ring (128 CBs) wrapped many times over the run.
-txn=$(stat tx_packets)
-wraps=$((txn / 128))
-if [ "$wraps" -ge 50 ]; then pass tx-ring-wrapped "$txn frames sent: the 128-CB ring wrapped $wraps times"; else fail tx-ring-wrapped "only $txn frames sent"; fi
-
 # Hardware statistics: the dump-and-reset completes on this part, so the IEEE MAC counters
 # (from the chip, not the driver) track the frames the driver counted.
 if [ "$drv" = e100_rs ]; then
+	begin hw-stats-dump-completes
 	sleep 3 # one watchdog period, for a fresh dump
 	hw_tx=$(ethtool -S "$ifc" --groups eth-mac 2>&1 | awk '/MacTransmittedOK|FramesTransmittedOK/ {print $NF; exit}')
-	sw_tx=$(stat tx_packets)
+	sw_tx=$(ethstat "$ifc" tx_packets)
 	if [ -n "$hw_tx" ] && [ "$hw_tx" -gt 100000 ] && awk -v h="$hw_tx" -v s="$sw_tx" 'BEGIN{d = s - h; exit !(d >= 0 && d < 1000)}'; then
 		pass hw-stats-dump-completes "chip counted $hw_tx frames sent, driver $sw_tx"
 	else
@@ -148,34 +205,74 @@ if [ "$drv" = e100_rs ]; then
 	fi
 fi
 
-# netpoll: netconsole sends kernel messages through the driver's poll_controller path to a
-# UDP listener the harness runs on the host's 127.0.0.1.
+# netpoll: netconsole sends kernel messages to a UDP listener on the host's 127.0.0.1 while a
+# UDP flood transmits from the other CPU. netpoll calls ndo_poll_controller only when its
+# transmit does not go through at once (the other CPU holds the queue's lock, or the queue is
+# stopped), so the flood, pinned to CPU 1 while the messages come from CPU 0, makes that
+# happen (without the pinning it almost never does); a kprobe counts the calls. The host
+# checks that every message arrived (netconsole-delivered).
+begin netpoll-poll-controller
+case "$drv" in
+e100) probe_mod=e100 probe_pat='^e100_netpoll$' ;;
+*) probe_mod=e100_rs probe_pat='poll_controller_callback' ;;
+esac
 mkdir -p /sys/kernel/config
 mount -t configfs none /sys/kernel/config 2>/dev/null
 ping -c 1 -W 2 "$HOST" >/dev/null 2>&1
 gw_mac=$(ip neigh show "$HOST" | awk '{for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i+1)}')
 nc_dir=/sys/kernel/config/netconsole/e100test
-if mkdir "$nc_dir" 2>/dev/null; then
+if [ "$(nproc)" -lt 2 ]; then
+	fail netpoll-poll-controller "the guest has $(nproc) CPU: the test needs two"
+elif ! sym=$(kprobe_add netpoll "$probe_mod" "$probe_pat"); then
+	fail netpoll-poll-controller "no kprobe on $probe_mod's poll_controller: $sym"
+elif ! mkdir "$nc_dir"; then
+	fail netpoll-poll-controller "no configfs netconsole"
+else
 	echo "$ifc" >"$nc_dir/dev_name"
 	echo 10.0.2.15 >"$nc_dir/local_ip"
 	echo "$HOST" >"$nc_dir/remote_ip"
 	echo "$UDP_PORT" >"$nc_dir/remote_port"
 	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
 	if echo 1 >"$nc_dir/enabled"; then
-		echo "<4>e100test-netconsole-marker-$drv" >/dev/kmsg
+		taskset 2 iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b 0 -l 1400 -t 6 -f m >/tmp/nc-iperf.txt 2>&1 &
+		bg=$!
 		sleep 1
+		taskset -p 1 $$ >/dev/null
+		i=1
+		while [ $i -le "$NC_MESSAGES" ]; do
+			echo "<4>e100test-nc drv=$drv seq=$i end" >/dev/kmsg
+			i=$((i + 1))
+		done
+		taskset -p 3 $$ >/dev/null
+		wait $bg
 		echo 0 >"$nc_dir/enabled"
-		pass netconsole-enabled "target 10.0.2.2:$UDP_PORT via $gw_mac (the host checks delivery)"
+		hits=$(kprobe_hits netpoll)
+		rate=$(iperf_rate "$(cat /tmp/nc-iperf.txt)")
+		if [ "${hits:-0}" -gt 0 ]; then
+			pass netpoll-poll-controller "$NC_MESSAGES messages to $HOST:$UDP_PORT from CPU 0 while CPU 1 sent UDP at ${rate:-?} Mbit/s; ndo_poll_controller ran $hits times"
+		else
+			fail netpoll-poll-controller "ndo_poll_controller ($sym) never ran during $NC_MESSAGES netconsole messages (UDP flood ${rate:-failed} Mbit/s)"
+		fi
 	else
-		fail netconsole-enabled "enabling the target failed: $(dmesg | grep -i netconsole | tail -2 | tr '\n' ' ')"
+		fail netpoll-poll-controller "enabling the target failed: $(dmesg | grep -i netconsole | tail -2 | tr '\n' ' ')"
 	fi
 	rmdir "$nc_dir"
-else
-	fail netconsole-enabled "no configfs netconsole"
+	kprobe_del netpoll
 fi
 
 echo "@@ETHTOOL_S_BEGIN"
 ethtool -S "$ifc"
 echo "@@ETHTOOL_S_END"
-splats=$(kernel_splats)
-if [ -z "$splats" ]; then pass no-kernel-splats "dmesg clean"; else fail no-kernel-splats "$(echo "$splats" | head -5 | tr '\n' '|')"; fi
+
+# The driver goes away after all this traffic: down, unload, and nothing left behind (DMA-API
+# debugging reports mappings still pending at release in the console log; kmemleak reports
+# socket buffers or rings that were never freed).
+begin down-and-rmmod-after-traffic
+d=$(nic_pci)
+ip link set "$ifc" down
+if unload_driver "$drv" && [ -z "$(nic_if)" ] && [ ! -e "$d/driver" ]; then
+	pass down-and-rmmod-after-traffic "$drv unloaded, $(basename "$d") unbound"
+else
+	fail down-and-rmmod-after-traffic "still bound: $(readlink "$d/driver")"
+fi
+kmemleak_check kmemleak-after-traffic

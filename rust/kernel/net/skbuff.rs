@@ -102,6 +102,35 @@ impl SkBuff {
         Ok(())
     }
 
+    /// Pads the data with zeroes to at least `len` bytes, as `skb_put_padto()`: a frame shorter
+    /// than the Ethernet minimum leaves the wire padded whatever the device does. A shared
+    /// (cloned) buffer is copied first, so nobody else's data changes. On failure the buffer is
+    /// gone (freed, as C's function does) and [`ENOMEM`] is returned.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use kernel::net::skbuff::SkBuff;
+    /// fn pad_frame(skb: SkBuff) -> kernel::error::Result<SkBuff> {
+    ///     let skb = skb.pad_to(60)?;
+    ///     assert!(skb.len() >= 60);
+    ///     Ok(skb)
+    /// }
+    /// ```
+    pub fn pad_to(self, len: u32) -> Result<Self> {
+        if self.len() >= len {
+            return Ok(self);
+        }
+        let raw = self.into_raw();
+        // SAFETY: we owned the buffer and hand it to `skb_put_padto`, which either pads it
+        // (copying a shared head first) and returns 0, or frees it and returns an error.
+        if unsafe { bindings::skb_put_padto(raw.as_ptr(), len) } != 0 {
+            return Err(ENOMEM);
+        }
+        // INVARIANT: on success the buffer is still ours, valid and exclusively owned.
+        Ok(Self(raw))
+    }
+
     /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
     /// changing the length: for a device header written before the buffer is mapped (as an
     /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.

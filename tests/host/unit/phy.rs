@@ -45,8 +45,65 @@ fn finds_qemu_phy_at_address_1() {
     let p = phy::probe(&mut bus).expect("phy");
     assert_eq!(p, Phy { addr: 1, id: 0x0154_02a8 });
     assert_eq!(p.name(), "82555-TX"); // model 0x15, revision 4
-    assert!(bus.writes.is_empty(), "nothing to isolate");
+    assert_eq!(bus.writes, select_writes(1, 0x3000));
     assert_eq!(phy::link_up(&mut bus, &p), Some(true));
+}
+
+/// The writes of selecting the PHY at `addr` whose BMCR reads `bmcr`, as e100.c's
+/// e100_phy_init does them: ISOLATE to every other address in order, then the PHY's own BMCR
+/// with ISOLATE cleared, last.
+fn select_writes(addr: u8, bmcr: u16) -> Vec<(u8, u8, u16)> {
+    let mut w: Vec<_> = (0..32u8).filter(|a| *a != addr).map(|a| (a, MII_BMCR, BMCR_ISOLATE)).collect();
+    w.push((addr, MII_BMCR, bmcr & !BMCR_ISOLATE));
+    w
+}
+
+#[test]
+fn isolated_phy_is_unisolated_last() {
+    // A PHY that comes out of reset isolated (or was isolated by an earlier scan) is brought
+    // back onto the MII.
+    let mut regs = qemu_phy();
+    regs[0] |= BMCR_ISOLATE;
+    let mut bus = Bus { phys: HashMap::from([(1, regs)]), empty: 0, writes: vec![],
+        link_latched_low: false };
+    let p = phy::probe(&mut bus).unwrap();
+    assert_eq!(bus.writes.last(), Some(&(1, MII_BMCR, 0x3000)));
+    assert_eq!(bus.phys[&1][0] & BMCR_ISOLATE, 0);
+    assert_eq!(p.addr, 1);
+}
+
+/// The 82552: answers on every address with the same registers (one register file, mirrored).
+struct Mirrored {
+    regs: [u16; 32],
+    writes: Vec<(u8, u8, u16)>,
+}
+
+impl Mdio for Mirrored {
+    fn read(&mut self, _addr: u8, reg: u8) -> Option<u16> {
+        Some(self.regs[reg as usize])
+    }
+    fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
+        self.writes.push((addr, reg, val));
+        self.regs[reg as usize] = val;
+        true
+    }
+}
+
+#[test]
+fn mirrored_82552_ends_unisolated() {
+    let mut regs = [0u16; 32];
+    regs[0] = 0x1000; // autonegotiation on
+    regs[1] = 0x7809;
+    regs[2] = 0x004d;
+    regs[3] = 0xd061;
+    let mut bus = Mirrored { regs, writes: vec![] };
+    let p = phy::probe(&mut bus).unwrap();
+    assert_eq!(p, Phy { addr: 1, id: 0xd061_004d });
+    assert_eq!(p.name(), "82552-V");
+    // Isolating address 0, 2..31 isolated the 82552 itself; the last write undoes it with the
+    // BMCR read before the isolation.
+    assert_eq!(bus.writes, select_writes(1, 0x1000));
+    assert_eq!(bus.regs[0] & BMCR_ISOLATE, 0);
 }
 
 #[test]
@@ -65,7 +122,8 @@ fn second_phy_is_isolated_and_first_in_scan_order_wins() {
         writes: vec![], link_latched_low: false };
     let p = phy::probe(&mut bus).unwrap();
     assert_eq!(p.addr, 0);
-    assert_eq!(bus.writes, vec![(7, MII_BMCR, BMCR_ISOLATE)]);
+    assert_eq!(bus.writes, select_writes(0, 0x3000));
+    assert_eq!(bus.phys[&7][0], BMCR_ISOLATE, "the second PHY is isolated");
 }
 
 #[test]

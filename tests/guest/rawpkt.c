@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawpkt: raw Ethernet frames for the pair suite's receive-filter tests. Built static for the
+ * test guest.
+ *
+ *   rawpkt serve IFACE
+ *	Answers requests from the peer guest: "SEND <seq> <dst> <n>" makes it send n frames of
+ *	EtherType 0x88b6 to the MAC address <dst>, then a "DONE <seq>" frame to the requester's
+ *	own address; "QUIT" ends it (exit 0) after a "BYE" to the requester. Exits 1 after 120 s
+ *	without a request.
+ *   rawpkt request IFACE PEER DST N
+ *	Asks PEER for N frames to DST and prints how many distinct ones this interface received
+ *	before the DONE: a frame that the NIC filtered out never reaches the packet socket.
+ *	Retries the request (up to 5 times, 2 s apart) if no DONE comes back; exit 1 then.
+ *   rawpkt quit IFACE PEER
+ *	Sends QUIT to PEER until it answers BYE (5 tries, 2 s apart; exit 1 if it never does).
+ *   rawpkt unjoined IFACE [CANDIDATE...]
+ *	Prints a multicast address (the first CANDIDATE that fits, or one from 01:00:5e:7f:ee:xx)
+ *	that IFACE has not joined and whose 8255x multicast hash bucket (bits 2-7 of the
+ *	big-endian CRC-32 of the address, as the chip and QEMU's model compute it) is not used by
+ *	any address it has joined (/proc/net/dev_mcast), so the imperfect hash filter cannot let
+ *	it through.
+ *
+ * Requests and DONE use the IEEE local experimental EtherType 0x88b5; the data frames 0x88b6.
+ * Data frames carry "<seq> <index>" so that a retried request is not counted twice.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ETH_CTRL 0x88b5
+#define ETH_DATA 0x88b6
+#define MAX_N 1000
+
+static int ifindex;
+static unsigned char own[6];
+
+static int parse_mac(const char *s, unsigned char *m)
+{
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2], &m[3], &m[4],
+		      &m[5]) == 6 ? 0 : -1;
+}
+
+static int open_sock(const char *ifname)
+{
+	struct sockaddr_ll sll = { 0 };
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+
+	if (fd < 0) {
+		perror("socket");
+		exit(2);
+	}
+	strncpy(ifr.ifr_name, ifname, IFNAMSIZ - 1);
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
+		perror("SIOCGIFINDEX");
+		exit(2);
+	}
+	ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		perror("SIOCGIFHWADDR");
+		exit(2);
+	}
+	memcpy(own, ifr.ifr_hwaddr.sa_data, 6);
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = ifindex;
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		perror("bind");
+		exit(2);
+	}
+	return fd;
+}
+
+static void send_frame(int fd, const unsigned char *dst, int type, const char *payload)
+{
+	unsigned char f[ETH_ZLEN + 64] = { 0 };
+	size_t len = strlen(payload);
+	struct sockaddr_ll to = { 0 };
+
+	if (len > 64)
+		len = 64;
+	memcpy(f, dst, 6);
+	memcpy(f + 6, own, 6);
+	f[12] = type >> 8;
+	f[13] = type & 0xff;
+	memcpy(f + 14, payload, len);
+	to.sll_family = AF_PACKET;
+	to.sll_ifindex = ifindex;
+	to.sll_halen = 6;
+	memcpy(to.sll_addr, dst, 6);
+	/* Padded to the Ethernet minimum here, so the test does not depend on who pads. */
+	while (sendto(fd, f, 14 + len < ETH_ZLEN ? ETH_ZLEN : 14 + len, 0, (struct sockaddr *)&to,
+		      sizeof(to)) < 0) {
+		if (errno != ENOBUFS && errno != EAGAIN) {
+			perror("sendto");
+			exit(2);
+		}
+		usleep(1000);
+	}
+}
+
+/* Receives one frame not sent by us; 0 on timeout. */
+static ssize_t recv_frame(int fd, unsigned char *buf, size_t size, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct sockaddr_ll from;
+	socklen_t fl = sizeof(from);
+	ssize_t n;
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return 0;
+	n = recvfrom(fd, buf, size - 1, 0, (struct sockaddr *)&from, &fl);
+	if (n < 14 || from.sll_pkttype == PACKET_OUTGOING)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+static int type_of(const unsigned char *f)
+{
+	return f[12] << 8 | f[13];
+}
+
+static int serve(int fd)
+{
+	unsigned char f[2048];
+
+	for (;;) {
+		ssize_t n = recv_frame(fd, f, sizeof(f), 120 * 1000);
+		unsigned char dst[6];
+		char mac[32], reply[64];
+		unsigned long seq;
+		int count, i;
+
+		if (n == 0) {
+			fprintf(stderr, "rawpkt serve: no request in 120 s\n");
+			return 1;
+		}
+		if (n < 0 || type_of(f) != ETH_CTRL || memcmp(f, own, 6))
+			continue;
+		if (!strncmp((char *)f + 14, "QUIT", 4)) {
+			send_frame(fd, f + 6, ETH_CTRL, "BYE");
+			return 0;
+		}
+		if (sscanf((char *)f + 14, "SEND %lu %31s %d", &seq, mac, &count) != 3 ||
+		    parse_mac(mac, dst) || count < 0 || count > MAX_N)
+			continue;
+		for (i = 0; i < count; i++) {
+			char p[32];
+
+			snprintf(p, sizeof(p), "%lu %d", seq, i);
+			send_frame(fd, dst, ETH_DATA, p);
+		}
+		snprintf(reply, sizeof(reply), "DONE %lu", seq);
+		send_frame(fd, f + 6, ETH_CTRL, reply);
+	}
+}
+
+static int request(int fd, const unsigned char *peer, const char *dst, int count)
+{
+	static unsigned char seen[MAX_N];
+	unsigned long seq = (unsigned long)time(NULL) * 1000 + (getpid() % 1000);
+	unsigned char f[2048];
+	char req[64], done[32];
+	int tries, got = 0;
+
+	snprintf(req, sizeof(req), "SEND %lu %s %d", seq, dst, count);
+	snprintf(done, sizeof(done), "DONE %lu", seq);
+	for (tries = 0; tries < 5; tries++) {
+		struct timespec t0, t;
+
+		send_frame(fd, peer, ETH_CTRL, req);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (;;) {
+			ssize_t n;
+			unsigned long s;
+			int i;
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 2000)
+				break;
+			n = recv_frame(fd, f, sizeof(f), 200);
+			if (n <= 0)
+				continue;
+			if (type_of(f) == ETH_CTRL && !strncmp((char *)f + 14, done, strlen(done))) {
+				printf("%d\n", got);
+				return 0;
+			}
+			if (type_of(f) == ETH_DATA &&
+			    sscanf((char *)f + 14, "%lu %d", &s, &i) == 2 && s == seq && i >= 0 &&
+			    i < count && !seen[i]) {
+				seen[i] = 1;
+				got++;
+			}
+		}
+	}
+	fprintf(stderr, "rawpkt request: no DONE from the peer after 5 tries (%d frames seen)\n",
+		got);
+	return 1;
+}
+
+/* Frames can be lost (the C driver's junk-extended frames are dropped as over-length): ask
+ * until the server confirms. */
+static int quit(int fd, const unsigned char *peer)
+{
+	unsigned char f[2048];
+	int tries, polls;
+
+	for (tries = 0; tries < 5; tries++) {
+		send_frame(fd, peer, ETH_CTRL, "QUIT");
+		for (polls = 0; polls < 10; polls++) {
+			ssize_t n = recv_frame(fd, f, sizeof(f), 200);
+
+			if (n > 0 && type_of(f) == ETH_CTRL && !memcmp(f, own, 6) &&
+			    !strncmp((char *)f + 14, "BYE", 3))
+				return 0;
+		}
+	}
+	fprintf(stderr, "rawpkt quit: no BYE from the peer after 5 tries\n");
+	return 1;
+}
+
+/* The 8255x multicast hash: bits 2-7 of the CRC-32 of the address, computed MSB first. */
+static unsigned bucket(const unsigned char *m)
+{
+	uint32_t crc = 0xffffffff;
+	int i, j;
+
+	for (i = 0; i < 6; i++) {
+		unsigned char b = m[i];
+
+		for (j = 0; j < 8; j++) {
+			int carry = ((crc & 0x80000000) ? 1 : 0) ^ (b & 1);
+
+			crc <<= 1;
+			b >>= 1;
+			if (carry)
+				crc = (crc ^ 0x04c11db6) | carry;
+		}
+	}
+	return (crc >> 2) & 0x3f;
+}
+
+static int unjoined(const char *ifname, int ncand, char **cand)
+{
+	char line[256], name[IFNAMSIZ + 1], hex[64];
+	unsigned long long used = 0;
+	unsigned char m[6];
+	int idx, users, global, i;
+	FILE *f = fopen("/proc/net/dev_mcast", "r");
+
+	if (!f) {
+		perror("/proc/net/dev_mcast");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d %16s %d %d %63s", &idx, name, &users, &global, hex) != 5 ||
+		    strcmp(name, ifname) || strlen(hex) != 12)
+			continue;
+		for (i = 0; i < 6; i++)
+			sscanf(hex + 2 * i, "%2hhx", &m[i]);
+		used |= 1ULL << bucket(m);
+	}
+	fclose(f);
+	for (i = 0; i < ncand; i++) {
+		if (parse_mac(cand[i], m) || !(m[0] & 1))
+			continue;
+		if (!(used & (1ULL << bucket(m)))) {
+			printf("%s\n", cand[i]);
+			return 0;
+		}
+	}
+	/* Candidates from the IPv4 range 239.255.x.y (administratively scoped). */
+	for (i = 1; ncand == 0 && i < 256; i++) {
+		unsigned char c[6] = { 0x01, 0x00, 0x5e, 0x7f, 0xee, (unsigned char)i };
+
+		if (!(used & (1ULL << bucket(c)))) {
+			printf("%02x:%02x:%02x:%02x:%02x:%02x\n", c[0], c[1], c[2], c[3], c[4], c[5]);
+			return 0;
+		}
+	}
+	fprintf(stderr, "rawpkt unjoined: every hash bucket is in use\n");
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char peer[6];
+	int fd;
+
+	if (argc >= 3 && !strcmp(argv[1], "unjoined"))
+		return unjoined(argv[2], argc - 3, argv + 3);
+	if (argc >= 3 && !strcmp(argv[1], "serve"))
+		return serve(open_sock(argv[2]));
+	if (argc >= 6 && !strcmp(argv[1], "request") && !parse_mac(argv[3], peer)) {
+		unsigned char d[6];
+
+		if (parse_mac(argv[4], d) || atoi(argv[5]) < 1 || atoi(argv[5]) > MAX_N) {
+			fprintf(stderr, "bad DST or N\n");
+			return 2;
+		}
+		fd = open_sock(argv[2]);
+		return request(fd, peer, argv[4], atoi(argv[5]));
+	}
+	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
+		return quit(open_sock(argv[2]), peer);
+	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
+			" unjoined IFACE\n");
+	return 2;
+}
