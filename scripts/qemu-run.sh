@@ -2,13 +2,17 @@
 # Boot the test kernel in QEMU (TCG) with an emulated i82559er and run one guest suite.
 #
 #   scripts/qemu-run.sh --suite NAME --driver e100|e100_rs --mac MAC --log FILE
-#                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit]
+#                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit] [--smp N]
 #                       [--append "key=value ..."]   (more kernel command line for the suite)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
 # 128 bytes of each, with its full length).
 # The serial console (kernel log and the suite's @@TEST lines) goes to --log.
+#
+# The guest gets --smp CPUs (2 by default), one per socket: SeaBIOS's MP table lists only the
+# first CPU of each package, and the test kernel has no ACPI, so "-smp 2" alone (two cores in
+# one package) boots a single-CPU guest.
 #
 # QEMU runs in the caller's process group (timeout --foreground), so the run's process-group
 # sweep (scripts/pgroup.py) reaches it. Exit status: 0 when QEMU ran (the log says how the
@@ -18,7 +22,7 @@ set -euo pipefail
 LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
 
-suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra=""
+suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
 initrd=${E100_RS_INITRD:-$CACHE/initramfs.cpio.gz}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -30,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--netdev) netdev=$2; shift 2 ;;
 	--kunit) kunit=1; shift ;;
+	--smp) smp=$2; shift 2 ;;
 	--append) extra="$extra $2"; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
@@ -37,7 +42,7 @@ done
 [ -n "$suite" ] && [ -n "$mac" ] && [ -n "$logf" ] || die "--suite, --mac and --log are required"
 
 args=(
-	-M pc -m 512 -smp 2,sockets=2,cores=1 -nographic -no-reboot -monitor none
+	-M pc -m 512 -smp "$smp,sockets=$smp,cores=1" -nographic -no-reboot -monitor none
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"

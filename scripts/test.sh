@@ -17,9 +17,10 @@
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
 # Knobs: E100_RS_SUITES (default "kunit basic traffic pair"), E100_RS_DRIVERS (default
-# "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4200), E100_RS_ABORT_AFTER=NAME (the
-# harness's self-test: every guest dies right after reporting test NAME, e.g.
-# bulk-64MiB-host-to-guest; the run must end red with the missing tests named).
+# "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4200). The harness's self-tests:
+# E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
+# bulk-64MiB-host-to-guest), E100_RS_HANG_IN=NAME makes it hang when NAME starts; either run
+# must end red, naming the tests that did not report or the test that hung.
 set -euo pipefail
 if [ -z "${E100_RS_PGROUP:-}" ]; then
 	exec python3 "$(dirname "$0")/pgroup.py" "$0" "$@"
@@ -31,6 +32,7 @@ SUITES=${E100_RS_SUITES:-kunit basic traffic pair}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-4200}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
+HANG_IN=${E100_RS_HANG_IN:-}
 MAC=52:54:00:12:34:56
 MANIFEST=$REPO/tests/manifest.txt
 t0=$(date +%s)
@@ -87,7 +89,8 @@ summary() {
 	done < <(comm -13 "$OUT/expected.txt" "$OUT/reported.txt")
 	if [ -s "$OUT/metrics.txt" ]; then
 		log "throughput, Mbit/s, this run (iperf3 receiver total; median, min, max of its 1 s intervals):"
-		awk '{printf "[test]   %-8s %-40s %8s   median %6s  min %6s  max %6s\n", $1, $2, $3, $4, $5, $6}' "$OUT/metrics.txt"
+		awk '{if (NF >= 6) printf "[test]   %-8s %-40s %8s   median %6s  min %6s  max %6s\n", $1, $2, $3, $4, $5, $6
+			else printf "[test]   %-8s %-40s %8s\n", $1, $2, $3}' "$OUT/metrics.txt"
 	fi
 	stage "done"
 	log "logs and captures in $OUT (also $RESULTS/latest); total $(($(date +%s) - t0)) s"
@@ -111,6 +114,11 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT
 trap 'log "terminated"; exit 143' TERM
 
+# Long steps run in the background and are waited for: bash runs a trap only once the
+# foreground command has finished, so a TERM sent to this script while QEMU runs in the
+# foreground would wait for QEMU; `wait` is interrupted at once.
+bg_wait() { "$@" & wait $!; }
+
 # Seconds a QEMU boot may take: its own bound, but never past the run's deadline.
 budget() { # budget WANT
 	local left=$((deadline - $(date +%s) - 30))
@@ -121,9 +129,9 @@ budget() { # budget WANT
 DIAG_RE='(^|[[:space:]])(warning|error|WARNING|ERROR)(\[[A-Za-z0-9_:-]+\])?:'
 
 stage "dependencies"
-"$REPO/scripts/deps.sh"
+bg_wait "$REPO/scripts/deps.sh"
 stage "kernel"
-"$REPO/scripts/build-kernel.sh"
+bg_wait "$REPO/scripts/build-kernel.sh"
 
 stage "module"
 modlog="$OUT/module-build.log"
@@ -160,7 +168,7 @@ stage "host cargo test"
 hostlog="$OUT/cargo-test.log"
 # Every #[test] in tests/host must run and pass: a count of zero, or fewer than are written, fails.
 written=$(cat "$REPO"/tests/host/unit/*.rs | grep -cE '^\s*#\[test\]')
-if (cd "$REPO/tests/host" && cargo test --quiet) >"$hostlog" 2>&1; then
+if bg_wait sh -c 'cd "$1/tests/host" && cargo test --quiet' sh "$REPO" >"$hostlog" 2>&1; then
 	n=$(grep -oE 'ok\. [0-9]+ passed' "$hostlog" | awk '{s+=$2} END{print s+0}')
 	if [ "$n" -gt 0 ] && [ "$n" -eq "$written" ]; then
 		result PASS host/cargo-test "$n host tests of the pure logic (all $written written)"
@@ -220,12 +228,16 @@ collect() { # collect LOG PREFIX
 	fi
 }
 
-abort_arg() { [ -z "$ABORT_AFTER" ] || echo " e100test.abort_after=$ABORT_AFTER"; }
+# The harness's self-test knobs, passed to every guest.
+abort_arg() {
+	[ -z "$ABORT_AFTER" ] || printf ' e100test.abort_after=%s' "$ABORT_AFTER"
+	[ -z "$HANG_IN" ] || printf ' e100test.hang_in=%s' "$HANG_IN"
+}
 
 kunit() {
 	local klog="$OUT/kunit.log" total pass_n fail_n skip_n ours
-	"$REPO/scripts/qemu-run.sh" --suite kunit --driver none --mac "$MAC" --log "$klog" --kunit \
-		--timeout "$(budget 300)" || true
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite kunit --driver none --mac "$MAC" --log "$klog" --kunit \
+		--timeout "$(budget 120)" || true
 	# Our abstractions' doctests (file names kernel/<path>.rs become kernel_<path>_rs).
 	ours=$(grep -aE '^ +ok [0-9]+ rust_doctest_kernel_(io|pci|revocable|devres|delay|module_param|dev_printk|sync_rcu|sync_bh|transmute|net_dev|net_ethtool|net_skbuff|dma|irq|net_napi)_rs' "$klog" | wc -l || true)
 	total=$(grep -aoE '# rust_doctests_kernel: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+' "$klog" | tail -1 || true)
@@ -334,8 +346,8 @@ pcap_checks() {
 
 traffic() { # traffic DRIVER
 	local drv=$1 logf="$OUT/traffic-$1.log" pcap="$OUT/traffic-$1.pcap" got
-	"$REPO/scripts/qemu-run.sh" --suite traffic --driver "$drv" --mac "$MAC" --log "$logf" \
-		--pcap "$pcap" --timeout "$(budget 900)" \
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite traffic --driver "$drv" --mac "$MAC" --log "$logf" \
+		--pcap "$pcap" --timeout "$(budget 480)" \
 		--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port e100test.udp=$udp_port$(abort_arg)" || true
 	collect "$logf" "$drv/traffic"
 	# Every netconsole message the guest sent must have reached the host's UDP listener.
@@ -360,7 +372,7 @@ pair() { # pair DRIVER
 		pb=$(free_port udp)
 		[ "$pa" != "$pb" ] || continue
 		"$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac "$smac" \
-			--log "$slog" --pcap "$OUT/pair-$drv-server.pcap" --timeout "$(budget 420)" \
+			--log "$slog" --pcap "$OUT/pair-$drv-server.pcap" --timeout "$(budget 300)" --smp 1 \
 			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb" \
 			--append "e100test.role=server$(abort_arg)" &
 		spid=$!
@@ -377,8 +389,8 @@ pair() { # pair DRIVER
 			[ "$rc" -eq 75 ] && continue
 		fi
 		rc=0
-		"$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac "$cmac" \
-			--log "$clog" --pcap "$OUT/pair-$drv-client.pcap" --timeout "$(budget 420)" \
+		bg_wait "$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac "$cmac" \
+			--log "$clog" --pcap "$OUT/pair-$drv-client.pcap" --timeout "$(budget 300)" --smp 1 \
 			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pb,remote.type=inet,remote.host=127.0.0.1,remote.port=$pa" \
 			--append "e100test.role=client$(abort_arg)" || rc=$?
 		if [ "$rc" -eq 75 ]; then
@@ -397,8 +409,8 @@ pair() { # pair DRIVER
 }
 
 basic() { # basic DRIVER
-	"$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
-		--timeout "$(budget 300)" --append "$(abort_arg)" || true
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
+		--timeout "$(budget 180)" --append "$(abort_arg)" || true
 	collect "$OUT/basic-$1.log" "$1/basic"
 }
 

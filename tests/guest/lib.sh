@@ -15,12 +15,20 @@ ip() { /usr/sbin/ip "$@"; }
 # arg KEY: the value of KEY=... on the kernel command line.
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1; }
 
-# The harness's self-test knob (E100_RS_ABORT_AFTER on the host): the guest dies right after
-# reporting this test, as a guest killed half way (OOM, panic, a shell error) would.
+# The harness's self-test knobs (E100_RS_ABORT_AFTER and E100_RS_HANG_IN on the host): the
+# guest dies right after reporting test ABORT_AFTER, as a guest killed half way (OOM, panic, a
+# shell error) would; or it hangs when test HANG_IN starts, as a stuck test would.
 ABORT_AFTER=$(arg e100test.abort_after)
+HANG_IN=$(arg e100test.hang_in)
 
 # begin NAME: a test starts.
-begin() { echo "@@BEGIN $1"; }
+begin() {
+	echo "@@BEGIN $1"
+	if [ -n "$HANG_IN" ] && [ "$1" = "$HANG_IN" ]; then
+		echo "@@INFO harness self-test: hanging in $1"
+		while :; do sleep 3600; done
+	fi
+}
 
 _result() { # _result PASS|FAIL NAME DETAIL
 	echo "@@TEST $2 $1 $3"

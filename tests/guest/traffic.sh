@@ -7,10 +7,11 @@
 #
 # Throughput is asserted against floors, not against the other driver: under TCG a single run
 # varies by +-25% and a slower machine of the same kind runs everything slower, so the floors
-# sit several times below what a working driver does on the slowest machine measured (TCP
-# 36-71 Mbit/s both ways on the test kernel) and far above what a broken one does (a driver
-# that sends a frame per watchdog tick, or one slowed to a tenth). Driver-versus-driver
-# comparisons belong to the benchmark.
+# sit several times below what a working driver does (TCP 37-95 Mbit/s for both drivers on the
+# test kernel with kmemleak; 36-71 without it on the slowest machine measured) and far above
+# what a broken one does (a driver that sends a frame per watchdog tick; e100_rs slowed by a
+# 1.5 ms delay in start_xmit sent 6.5 Mbit/s). Driver-versus-driver comparisons belong to the
+# benchmark.
 . /tests/lib.sh
 drv=$DRIVER
 HOST=10.0.2.2
@@ -198,7 +199,7 @@ if [ "$drv" = e100_rs ]; then
 	sleep 3 # one watchdog period, for a fresh dump
 	hw_tx=$(ethtool -S "$ifc" --groups eth-mac 2>&1 | awk '/MacTransmittedOK|FramesTransmittedOK/ {print $NF; exit}')
 	sw_tx=$(ethstat "$ifc" tx_packets)
-	if [ -n "$hw_tx" ] && [ "$hw_tx" -gt 100000 ] && awk -v h="$hw_tx" -v s="$sw_tx" 'BEGIN{d = s - h; exit !(d >= 0 && d < 1000)}'; then
+	if [ -n "$hw_tx" ] && [ "$hw_tx" -gt 20000 ] && awk -v h="$hw_tx" -v s="$sw_tx" 'BEGIN{d = s - h; exit !(d >= 0 && d < 1000)}'; then
 		pass hw-stats-dump-completes "chip counted $hw_tx frames sent, driver $sw_tx"
 	else
 		fail hw-stats-dump-completes "eth-mac FramesTransmittedOK '$hw_tx', driver tx_packets $sw_tx: $(ethtool -S "$ifc" --groups eth-mac 2>&1 | head -3 | tr '\n' ' ')"
