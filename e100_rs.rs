@@ -28,8 +28,10 @@
 //! bus mastering is enabled. The EEPROM is bit-banged ([`eeprom`]); its size comes from the dummy
 //! zero after the address; the words must sum to 0xBABA, and a bad sum or an invalid MAC address
 //! refuses the probe with `EAGAIN` unless `eeprom_bad_csum_allow` is set (then a bad address is
-//! replaced by a random one). The PHY is found on the MDI bus ([`phy`]), scanning 1, 0, 2..31 and
-//! isolating the others. One coherent block, [`Mem`], receives the self-test result and the
+//! replaced by a random one). The PHY is found on the MDI bus ([`phy`]), scanning 1, 0, 2..31;
+//! every other address is then isolated and the PHY un-isolated, last (the 82552 answers on
+//! every address, so the isolation reaches it too), here and again on every bring-up. One
+//! coherent block, [`Mem`], receives the self-test result and the
 //! statistics dumps. The net_device is registered as `eth%d` with the EEPROM's address.
 //!
 //! The per-device state, [`Nic`], is shared by reference count between the PCI driver data and
@@ -39,10 +41,10 @@
 //! drops the registration: the core closes the interface, nothing runs any more, then the state
 //! and, last, the BAR go.
 //!
-//! `open` allocates both rings, runs the PORT self-test, loads the CU and RU base addresses (0),
-//! queues Configure, the multicast filter and the Individual Address, points the statistics
-//! dump at [`Mem`], starts the RU, starts the queue and unmasks interrupts; the service task
-//! then reports the link. `stop` resets the chip (which stops both units and masks interrupts)
+//! `open` allocates both rings, runs the PORT self-test, selects the PHY, loads the CU and RU
+//! base addresses (0), queues Configure, the multicast filter and the Individual Address,
+//! points the statistics dump at [`Mem`], starts the RU, starts the queue and unmasks
+//! interrupts; the service task then reports the link. `stop` resets the chip (which stops both units and masks interrupts)
 //! and frees the rings, unmapping every buffer.
 //!
 //! ## Transmit
@@ -448,6 +450,8 @@ impl Nic {
         let rx = RxRing::new(dev, self.pdev.as_ref(), rfds as usize)?;
         let cb = CbRing::new(self.pdev.as_ref(), cbs as usize)?;
         self.self_test()?;
+        // The PHY is selected again on every bring-up, as e100.c's hardware init does.
+        self.with_mdio(|m| phy::select(m, &self.phy))?.ok_or(EIO)?;
 
         let io = self.csr()?;
         let _bh = bh::disable();
@@ -670,6 +674,18 @@ impl pci::Driver for E100Driver {
             dev_err!(pdev, "No PHY answers on the MDI bus\n");
             return Err(ENODEV);
         };
+        if !matches!(
+            csr.try_access()
+                .map(|io| phy::select(&mut MdiBus(&io), &phy)),
+            Some(Some(()))
+        ) {
+            dev_err!(
+                pdev,
+                "PHY at address {} did not take its selection (MDI timeout)\n",
+                phy.addr
+            );
+            return Err(EIO);
+        }
 
         let mem = CoherentAllocation::<Mem>::alloc_coherent(pdev.as_ref(), 1, GFP_KERNEL)?;
         let words = eeprom.len();

@@ -111,24 +111,24 @@ fn present<M: Mdio>(m: &mut M, addr: u8) -> bool {
     !(bmcr == 0xffff || (bmcr == 0 && bmsr == 0))
 }
 
-/// Finds the PHY, reads its identifier, and selects it ([`select`]).
+/// Finds the PHY and reads its identifier. The caller then selects it ([`select`]).
 pub(crate) fn probe<M: Mdio>(m: &mut M) -> Option<Phy> {
     let addr = scan_order().find(|a| present(m, *a))?;
     let hi = m.read(addr, MII_PHYSID1)?; // OUI bits 3-18
     let lo = m.read(addr, MII_PHYSID2)?; // OUI bits 19-24, model, revision
-    let phy = Phy {
+    Some(Phy {
         addr,
         id: (u32::from(lo) << 16) | u32::from(hi),
-    };
-    select(m, &phy)?;
-    Some(phy)
+    })
 }
 
 /// Makes `phy` the one PHY on the MII: isolates every other address, then clears ISOLATE on
-/// `phy`, last. The 82552 answers on every address and mirrors its registers there, so the
-/// first step isolates it too; clearing its bit last (with the BMCR read before any of it,
-/// as e100.c does) is what brings it back. Writes to empty addresses are harmless. `None` if
-/// the MDI bus timed out on `phy`.
+/// `phy`, last, with the BMCR value read before any of it. The 82552 answers on every address
+/// and mirrors its registers there, so the first step isolates it too and the last write is
+/// what brings it back; e100.c does exactly this for the 82552 and, for other PHYs, clears the
+/// bit in place during its loop, which ends in the same state. Writes to empty addresses are
+/// harmless. Done at probe and on every bring-up (the chip's reset may reset the PHY), as
+/// e100.c's `e100_phy_init` is. `None` if the MDI bus timed out on `phy`.
 pub(crate) fn select<M: Mdio>(m: &mut M, phy: &Phy) -> Option<()> {
     let bmcr = m.read(phy.addr, MII_BMCR)?;
     for other in (0..=MAX_ADDR).filter(|a| *a != phy.addr) {

@@ -8,12 +8,17 @@ one new process group. This wrapper stays in the caller's group, so a Ctrl-C at 
 or a TERM from CI reaches it; it forwards INT, TERM and HUP to the whole group. When the
 command exits, for whatever reason, whatever is left in the group gets TERM and, a few
 seconds later, KILL, so an interrupted or crashed run never leaves a QEMU running to skew the
-next run. Exits with the command's status (128 + signal if it was killed).
+next run; and should this wrapper itself be killed outright, the command gets TERM
+(PR_SET_PDEATHSIG) and stops its group. Exits with the command's status (128 + signal if it
+was killed).
 """
+import ctypes
 import os
 import signal
 import sys
 import time
+
+PR_SET_PDEATHSIG = 1
 
 
 def alive(pgid):
@@ -47,9 +52,15 @@ def main():
     # Block the forwarded signals until the handlers know the child's group.
     sigs = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         os.setpgid(0, 0)
+        # Should this wrapper be killed outright (SIGKILL), the command gets TERM, and its own
+        # trap stops the group.
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(143)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, sigs)
         os.environ["E100_RS_PGROUP"] = str(os.getpid())
         try:

@@ -50,8 +50,14 @@ args=(
 )
 [ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=128")
 
+# QEMU runs under timeout in the background so that a TERM or INT sent to this script (the
+# caller stopping a boot it no longer needs) stops QEMU too, at once.
 rc=0
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 || rc=$?
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 &
+qpid=$!
+trap 'kill -TERM "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; exit 143' TERM INT
+wait "$qpid" || rc=$?
+trap - TERM INT
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "@@TIMEOUT after ${timeout}s" >>"$logf"
 	exit 0

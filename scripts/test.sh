@@ -17,12 +17,15 @@
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
 # Knobs: E100_RS_SUITES (default "kunit basic traffic pair"), E100_RS_DRIVERS (default
-# "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4200). The harness's self-tests:
+# "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
 # bulk-64MiB-host-to-guest), E100_RS_HANG_IN=NAME makes it hang when NAME starts; either run
 # must end red, naming the tests that did not report or the test that hung.
 set -euo pipefail
 if [ -z "${E100_RS_PGROUP:-}" ]; then
+	# Packages first, in the caller's process group: sudo may have to ask for a password on
+	# the terminal, which only the terminal's foreground group can read.
+	"$(dirname "$0")/deps.sh"
 	exec python3 "$(dirname "$0")/pgroup.py" "$0" "$@"
 fi
 LOG_TAG=test
@@ -30,7 +33,7 @@ LOG_TAG=test
 
 SUITES=${E100_RS_SUITES:-kunit basic traffic pair}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
-TIME_BUDGET=${E100_RS_TIME_BUDGET:-4200}
+TIME_BUDGET=${E100_RS_TIME_BUDGET:-3900}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
 HANG_IN=${E100_RS_HANG_IN:-}
 MAC=52:54:00:12:34:56
@@ -128,16 +131,22 @@ budget() { # budget WANT
 # A warning or error line from a compiler, rustc, clippy or modpost.
 DIAG_RE='(^|[[:space:]])(warning|error|WARNING|ERROR)(\[[A-Za-z0-9_:-]+\])?:'
 
-stage "dependencies"
-bg_wait "$REPO/scripts/deps.sh"
+# The harness's self-test knobs must name a guest test, or they would test nothing.
+for knob in "$ABORT_AFTER" "$HANG_IN"; do
+	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair) .*/$knob\$" "$MANIFEST" ||
+		die "E100_RS_ABORT_AFTER/E100_RS_HANG_IN: '$knob' is not a guest test in tests/manifest.txt"
+done
+
+# Builds get what is left of the run's budget too: a wedged build ends the run in time.
 stage "kernel"
-bg_wait "$REPO/scripts/build-kernel.sh"
+bg_wait timeout --foreground "$(budget 3000)" "$REPO/scripts/build-kernel.sh" ||
+	die "kernel build failed or ran out of the time budget"
 
 stage "module"
 modlog="$OUT/module-build.log"
 # From clean, so that every object is compiled and every diagnostic printed in this run.
 make -C "$REPO" KDIR="$KSRC" clean >/dev/null 2>&1 || true
-if make -C "$REPO" KDIR="$KSRC" >"$modlog" 2>&1 && [ -f "$REPO/e100_rs.ko" ]; then
+if bg_wait make -C "$REPO" KDIR="$KSRC" >"$modlog" 2>&1 && [ -f "$REPO/e100_rs.ko" ]; then
 	if grep -qE "$DIAG_RE" "$modlog"; then
 		result FAIL build/module-no-warnings "$(grep -cE "$DIAG_RE" "$modlog") diagnostics: $(grep -m1 -E "$DIAG_RE" "$modlog")"
 	else
@@ -149,15 +158,15 @@ else
 	exit 1
 fi
 make -C "$REPO" KDIR="$KSRC" clean >/dev/null 2>&1 || true
-if make -C "$REPO" KDIR="$KSRC" clippy >"$OUT/clippy.log" 2>&1 && ! grep -qE "$DIAG_RE" "$OUT/clippy.log"; then
+if bg_wait make -C "$REPO" KDIR="$KSRC" clippy >"$OUT/clippy.log" 2>&1 && ! grep -qE "$DIAG_RE" "$OUT/clippy.log"; then
 	result PASS build/clippy "CLIPPY=1 build of e100_rs clean"
 else
 	result FAIL build/clippy "$(grep -cE "$DIAG_RE" "$OUT/clippy.log") findings, see $OUT/clippy.log"
 fi
 # Clippy rebuilt the object with clippy-driver; rebuild the module proper for the guest.
 make -C "$REPO" KDIR="$KSRC" clean >/dev/null 2>&1 || true
-make -C "$REPO" KDIR="$KSRC" >/dev/null 2>&1
-fmt_files=("$REPO"/*.rs $(find "$REPO/rust" -name '*.rs'))
+bg_wait make -C "$REPO" KDIR="$KSRC" >/dev/null 2>&1
+fmt_files=("$REPO"/*.rs $(find "$REPO/rust" "$REPO/tests/host/src" "$REPO/tests/host/unit" -name '*.rs'))
 if out=$(rustfmt --edition 2021 --check --config-path "$KSRC/.rustfmt.toml" "${fmt_files[@]}" 2>&1); then
 	result PASS build/rustfmt "${#fmt_files[@]} files"
 else
@@ -181,13 +190,13 @@ else
 fi
 
 stage "initramfs"
-"$REPO/scripts/initramfs.sh" "$CACHE/initramfs.cpio.gz" "$REPO/e100_rs.ko"
+bg_wait "$REPO/scripts/initramfs.sh" "$CACHE/initramfs.cpio.gz" "$REPO/e100_rs.ko"
 
 # Kernel messages that mean something went wrong, whoever caused it: warnings and BUGs, oopses
 # and panics, lockdep, KASAN/UBSAN, DMA-API debugging, slab debugging, kmemleak, RCU stalls,
 # soft and hard lockups, hung tasks, the OOM killer, refcount and list corruption, a net device
 # that will not unregister, the transmit watchdog, and any stack dump.
-SPLAT_RE='WARNING:|BUG:|BUG [^ ]+ \(|kernel BUG at|Oops|general protection fault|Kernel panic|INFO: (possible|inconsistent|trying to register)|KASAN|UBSAN|DMA-API: [^ ]+ [0-9a-f]{4}:|Redzone|Poison overwritten|Object padding|Padding overwritten|suspected memory leak|unreferenced object|rcu_(sched|preempt) (self-)?detected stall|rcu: INFO|detected stalls|soft lockup|hard LOCKUP|blocked for more than|hung_task|Out of memory|oom-kill|oom_reaper|refcount_t:|list_(add|del) corruption|unregister_netdevice: waiting|NETDEV WATCHDOG|Call Trace:'
+SPLAT_RE='DMA-API: .*disabl|dma-debug disabled|kmemleak: .*(disabled|Cannot allocate)|WARNING:|BUG:|BUG [^ ]+ \(|kernel BUG at|Oops|general protection fault|Kernel panic|INFO: (possible|inconsistent|trying to register)|KASAN|UBSAN|DMA-API: [^ ]+ [0-9a-f]{4}:|Redzone|Poison overwritten|Object padding|Padding overwritten|suspected memory leak|unreferenced object|rcu_(sched|preempt) (self-)?detected stall|rcu: INFO|detected stalls|soft lockup|hard LOCKUP|blocked for more than|hung_task|Out of memory|oom-kill|oom_reaper|refcount_t:|list_(add|del) corruption|unregister_netdevice: waiting|NETDEV WATCHDOG|Call Trace:'
 
 # Results of one boot: its @@TEST lines, then "completed" and "kernel-log-clean" from the
 # console log as a whole.
@@ -201,22 +210,32 @@ collect() { # collect LOG PREFIX
 
 	rc=$(grep -a '^@@DONE rc=' "$logf" | tail -1 | tr -d '\r' | sed 's/^@@DONE rc=//' || true)
 	last=$(grep -aE '^@@(BEGIN|TEST) ' "$logf" | tail -1 | tr -d '\r' || true)
-	hung=""
-	case "$last" in "@@BEGIN "*) hung=${last#@@BEGIN } ;; esac
+	# Where the guest was: inside a test that started and did not report, or after the last
+	# test that did (in the suite's own code between tests), or before any test.
+	case "$last" in
+	"@@BEGIN "*) hung="in test ${last#@@BEGIN }" ;;
+	"@@TEST "*) read -r _ hung _ <<<"$last"; hung="after test $hung" ;;
+	*) hung="before the first test" ;;
+	esac
 	if grep -aq '^@@TIMEOUT' "$logf"; then
-		result FAIL "$prefix/completed" "QEMU timed out$([ -n "$hung" ] && echo " in test $hung"); see $logf"
+		result FAIL "$prefix/completed" "QEMU timed out $hung; see $logf"
 	elif grep -aq '^@@ABORT' "$logf"; then
 		result FAIL "$prefix/completed" "the guest was killed ($(grep -a '^@@ABORT' "$logf" | tr -d '\r' | cut -c9-))"
 	elif [ -z "$rc" ]; then
-		result FAIL "$prefix/completed" "the guest died before its end marker$([ -n "$hung" ] && echo ", in test $hung"); see $logf"
+		result FAIL "$prefix/completed" "the guest died before its end marker, $hung; see $logf"
 	elif [ "$rc" != 0 ]; then
 		result FAIL "$prefix/completed" "suite exited with status $rc; see $logf"
 	else
 		result PASS "$prefix/completed" "ran to its end, exit status 0"
 	fi
 
-	# The kernel's lines only: the suites' own @@ lines name tests, not splats.
-	splats=$(grep -av '^@@' "$logf" | grep -aE "$SPLAT_RE" | tr -d '\r' | head -5 | cut -c1-160 | tr '\n' '|' || true)
+	# The kernel's lines only: the suites' own result lines name tests, not splats. kmemleak's
+	# count of leaks that predate the suite's baseline (between the @@KMEMLEAK markers, which
+	# the suite prints around it) is not the drivers' doing.
+	splats=$(awk '/^@@KMEMLEAK baseline begins/ {b = 1} /^@@KMEMLEAK baseline done/ {b = 0}
+			b && /kmemleak: [0-9]+ new suspected memory leaks/ {next}
+			/^@@(BEGIN|TEST|INFO|METRIC) / {next} {print}' "$logf" |
+		grep -aE "$SPLAT_RE" | tr -d '\r' | head -5 | cut -c1-160 | tr '\n' '|' || true)
 	if ! grep -aq 'Linux version 6\.12' "$logf"; then
 		result FAIL "$prefix/kernel-log-clean" "no boot banner in $logf"
 	elif [ -z "$rc" ]; then
@@ -291,7 +310,7 @@ start_services() {
 
 # Throughput metrics, "driver name value median min max", for the summary.
 metrics() { # metrics LOG DRIVER
-	grep -a '^@@METRIC ' "$1" | tr -d '\r' | while read -r _ name v rest; do
+	{ grep -a '^@@METRIC ' "$1" || true; } | tr -d '\r' | while read -r _ name v rest; do
 		echo "$2 $name $v $rest" >>"$OUT/metrics.txt"
 	done
 }
@@ -371,6 +390,7 @@ pair() { # pair DRIVER
 		pa=$(free_port udp)
 		pb=$(free_port udp)
 		[ "$pa" != "$pb" ] || continue
+		rm -f "$slog" "$clog"
 		"$REPO/scripts/qemu-run.sh" --suite pair --driver "$drv" --mac "$smac" \
 			--log "$slog" --pcap "$OUT/pair-$drv-server.pcap" --timeout "$(budget 300)" --smp 1 \
 			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb" \

@@ -17,6 +17,7 @@ if [ "$bound" = "$drv" ]; then pass device-bound "$(basename "$d") -> $bound"; e
 begin netdev-registered
 ifc=$(nic_if)
 if [ -n "$ifc" ]; then pass netdev-registered "$ifc"; else fail netdev-registered "no interface under $d/net"; fi
+begin netdev-named-eth
 case "$ifc" in eth[0-9]*) pass netdev-named-eth "$ifc" ;; *) fail netdev-named-eth "'$ifc'" ;; esac
 
 begin mac-matches-qemu
@@ -30,11 +31,13 @@ if wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"; then
 else
 	fail link-up "carrier=$(cat /sys/class/net/$ifc/carrier 2>&1) after 10 s"
 fi
+begin ethtool-link-detected
 if ethtool "$ifc" | grep -q 'Link detected: yes'; then pass ethtool-link-detected; else fail ethtool-link-detected "$(ethtool "$ifc" 2>&1 | tail -3 | tr '\n' ' ')"; fi
 
 begin ethtool-i-driver
 info=$(ethtool -i "$ifc" 2>&1)
 if echo "$info" | grep -qx "driver: $drv"; then pass ethtool-i-driver "$(echo "$info" | head -1)"; else fail ethtool-i-driver "$(echo "$info" | tr '\n' ' ')"; fi
+begin ethtool-i-bus-info
 bus=$(echo "$info" | sed -n 's/^bus-info: //p')
 if [ "$bus" = "$(basename "$d")" ]; then pass ethtool-i-bus-info "$bus"; else fail ethtool-i-bus-info "'$bus'"; fi
 

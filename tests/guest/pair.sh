@@ -74,6 +74,7 @@ if [ "$role" = server ]; then
 		fi
 	else
 		fail serve-iperf "first run: $(tail -2 /tmp/s1.txt | tr '\n' ' ')"
+		rx_clean rx-forward "$ol0"
 	fi
 	begin serve-raw-frames
 	if out=$(/bin/rawpkt serve "$ifc" 2>&1); then
@@ -121,17 +122,27 @@ done
 
 # --- the receive filter --------------------------------------------------------------------------
 # frames NAME DST EXPECT: ask the server for N frames to DST; this interface must deliver
-# EXPECT of them (N or 0).
+# EXPECT of them (N or 0). When all must arrive and the server runs e100, frames it sends can
+# carry junk that makes them over-length at the receiver (the C driver's known bug), so up to
+# three rounds are allowed to see each frame once; e100_rs must deliver all in one.
 frames() {
 	begin "$1"
-	if ! got=$(/bin/rawpkt request "$ifc" "$peer" "$2" "$N" 2>/tmp/rawpkt.err); then
+	rounds=1
+	[ "$drv" = e100 ] && [ "$3" != 0 ] && rounds=3
+	if [ -z "$2" ]; then
+		fail "$1" "no address to send to (see the @@INFO above)"
+	elif ! out=$(/bin/rawpkt request "$ifc" "$peer" "$2" "$N" "$rounds" 2>/tmp/rawpkt.err); then
 		fail "$1" "no answer from the server: $(cat /tmp/rawpkt.err)"
-	elif [ "$got" = "$3" ]; then
-		pass "$1" "$got of $N frames to $2 received ($4)"
 	else
-		fail "$1" "$got of $N frames to $2 received, expected $3 ($4)"
+		got=${out% *} took=${out#* }
+		if [ "$got" = "$3" ]; then
+			pass "$1" "$got of $N frames to $2 received ($4)$([ "$took" -gt 1 ] && echo ", in $took rounds")"
+		else
+			fail "$1" "$got of $N frames to $2 received in $took round(s), expected $3 ($4)"
+		fi
 	fi
 }
+
 # maddr add|del FIRST LAST PREFIX: join or leave groups PREFIX:FIRST..LAST (hex last byte);
 # prints the failures.
 maddr() {
@@ -148,7 +159,7 @@ maddr() {
 err=$(maddr add 1 3 01:00:5e:7f:00)
 [ -z "$err" ] || echo "@@INFO $err"
 G=01:00:5e:7f:00:02
-U=$(/bin/rawpkt unjoined "$ifc")
+U=$(/bin/rawpkt unjoined "$ifc") || echo "@@INFO rawpkt unjoined found no free hash bucket"
 frames multicast-joined-group-received "$G" "$N" "3 groups joined${err:+; $err}"
 frames multicast-unjoined-group-filtered "$U" 0 "not joined, hash bucket unused"
 
@@ -166,18 +177,24 @@ frames promisc-receives-foreign-unicast "$F" "$N" "promiscuous on"
 ip link set "$ifc" promisc off
 frames promisc-off-filters-foreign-unicast "$F" 0 "promiscuous off again"
 
-# More groups than the 64-address filter holds: 70 more joined, the driver must fall back to
-# receiving all multicast (e100.c does the same); leaving them restores the filter.
+# More groups than the 64-address filter holds: 70 more, all in G's hash bucket, so the hash
+# filter itself stays shut for U's bucket; U can then only arrive if the driver fell back to
+# receiving all multicast (e100.c does the same). Leaving them must shut it again.
 begin multicast-70-groups-joined
-err=$(maddr add 1 70 01:00:5e:7f:01)
-if [ -z "$err" ]; then pass multicast-70-groups-joined "$(grep -c " $ifc " /proc/net/dev_mcast) addresses on $ifc"; else fail multicast-70-groups-joined "$err"; fi
-frames multicast-over-64-last-group-received 01:00:5e:7f:01:46 "$N" "73 groups joined"
-frames multicast-over-64-receives-all "$U" "$N" "73 groups joined: all multicast"
+mates=$(/bin/rawpkt bucket-mates "$G" 70)
+err=$(for a in $mates; do ip maddr add "$a" dev "$ifc" 2>&1 || echo "ip maddr add $a failed"; done)
+if [ "$(echo "$mates" | grep -c .)" != 70 ]; then
+	fail multicast-70-groups-joined "rawpkt bucket-mates gave $(echo "$mates" | grep -c .) addresses"
+elif [ -n "$err" ]; then
+	fail multicast-70-groups-joined "$err"
+else
+	pass multicast-70-groups-joined "$(grep -c " $ifc " /proc/net/dev_mcast) addresses on $ifc, the 70 new ones in $G's hash bucket"
+fi
+frames multicast-over-64-receives-all "$U" "$N" "past the 64-address filter: all multicast"
 begin multicast-70-groups-left
-err=$(maddr del 1 70 01:00:5e:7f:01)
+err=$(for a in $mates; do ip maddr del "$a" dev "$ifc" 2>&1 || echo "ip maddr del $a failed"; done)
 if [ -z "$err" ]; then pass multicast-70-groups-left "$(grep -c " $ifc " /proc/net/dev_mcast) addresses left on $ifc"; else fail multicast-70-groups-left "$err"; fi
-U=$(/bin/rawpkt unjoined "$ifc" 01:00:5e:7f:01:46 01:00:5e:7f:01:45 01:00:5e:7f:01:44 01:00:5e:7f:01:43)
-frames multicast-left-group-filtered "$U" 0 "a group that was joined, left again"
+frames multicast-back-under-64-filters-unjoined "$U" 0 "the filter is back"
 frames multicast-remaining-group-received "$G" "$N" "still joined"
 
 begin server-released

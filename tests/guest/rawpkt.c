@@ -4,14 +4,16 @@
  * test guest.
  *
  *   rawpkt serve IFACE
- *	Answers requests from the peer guest: "SEND <seq> <dst> <n>" makes it send n frames of
- *	EtherType 0x88b6 to the MAC address <dst>, then a "DONE <seq>" frame to the requester's
- *	own address; "QUIT" ends it (exit 0) after a "BYE" to the requester. Exits 1 after 120 s
- *	without a request.
- *   rawpkt request IFACE PEER DST N
- *	Asks PEER for N frames to DST and prints how many distinct ones this interface received
- *	before the DONE: a frame that the NIC filtered out never reaches the packet socket.
- *	Retries the request (up to 5 times, 2 s apart) if no DONE comes back; exit 1 then.
+ *	Answers requests from the peer guest: "SEND <seq> <dst> <n> <round>" makes it send n
+ *	frames of EtherType 0x88b6 to the MAC address <dst>, then "DONE <seq> <round>" to the
+ *	requester's own address; "QUIT" ends it (exit 0) after a "BYE" to the requester. Exits 1
+ *	after 120 s without a request.
+ *   rawpkt request IFACE PEER DST N [ROUNDS]
+ *	Asks PEER for N frames to DST and prints "<got> <rounds>": how many distinct ones this
+ *	interface received before the DONE (a frame that the NIC filtered out never reaches the
+ *	packet socket), and in how many rounds. While some are missing and fewer than ROUNDS
+ *	(default 1) rounds were answered, it asks for all N again. A request without a DONE is
+ *	retried (5 times in all, 2 s apart); exit 1 if none is answered.
  *   rawpkt quit IFACE PEER
  *	Sends QUIT to PEER until it answers BYE (5 tries, 2 s apart; exit 1 if it never does).
  *   rawpkt unjoined IFACE [CANDIDATE...]
@@ -20,6 +22,9 @@
  *	big-endian CRC-32 of the address, as the chip and QEMU's model compute it) is not used by
  *	any address it has joined (/proc/net/dev_mcast), so the imperfect hash filter cannot let
  *	it through.
+ *   rawpkt bucket-mates MAC N
+ *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
+ *	MAC's hash bucket: joining them adds no bucket to the filter.
  *
  * Requests and DONE use the IEEE local experimental EtherType 0x88b5; the data frames 0x88b6.
  * Data frames carry "<seq> <index>" so that a retried request is not counted twice.
@@ -137,24 +142,29 @@ static int serve(int fd)
 {
 	unsigned char f[2048];
 
+	time_t last = time(NULL);
+
 	for (;;) {
-		ssize_t n = recv_frame(fd, f, sizeof(f), 120 * 1000);
+		ssize_t n = recv_frame(fd, f, sizeof(f), 1000);
 		unsigned char dst[6];
 		char mac[32], reply[64];
 		unsigned long seq;
-		int count, i;
+		int count, round, i;
 
-		if (n == 0) {
+		if (time(NULL) - last > 120) {
 			fprintf(stderr, "rawpkt serve: no request in 120 s\n");
 			return 1;
 		}
-		if (n < 0 || type_of(f) != ETH_CTRL || memcmp(f, own, 6))
+		if (n <= 0 || type_of(f) != ETH_CTRL || memcmp(f, own, 6))
 			continue;
+		last = time(NULL);
 		if (!strncmp((char *)f + 14, "QUIT", 4)) {
-			send_frame(fd, f + 6, ETH_CTRL, "BYE");
+			/* Thrice: the client waits for one, and a frame can be lost. */
+			for (i = 0; i < 3; i++)
+				send_frame(fd, f + 6, ETH_CTRL, "BYE");
 			return 0;
 		}
-		if (sscanf((char *)f + 14, "SEND %lu %31s %d", &seq, mac, &count) != 3 ||
+		if (sscanf((char *)f + 14, "SEND %lu %31s %d %d", &seq, mac, &count, &round) != 4 ||
 		    parse_mac(mac, dst) || count < 0 || count > MAX_N)
 			continue;
 		for (i = 0; i < count; i++) {
@@ -163,24 +173,25 @@ static int serve(int fd)
 			snprintf(p, sizeof(p), "%lu %d", seq, i);
 			send_frame(fd, dst, ETH_DATA, p);
 		}
-		snprintf(reply, sizeof(reply), "DONE %lu", seq);
+		snprintf(reply, sizeof(reply), "DONE %lu %d", seq, round);
 		send_frame(fd, f + 6, ETH_CTRL, reply);
 	}
 }
 
-static int request(int fd, const unsigned char *peer, const char *dst, int count)
+static int request(int fd, const unsigned char *peer, const char *dst, int count, int rounds)
 {
 	static unsigned char seen[MAX_N];
 	unsigned long seq = (unsigned long)time(NULL) * 1000 + (getpid() % 1000);
 	unsigned char f[2048];
-	char req[64], done[32];
-	int tries, got = 0;
+	int tries = 0, round = 0, got = 0;
 
-	snprintf(req, sizeof(req), "SEND %lu %s %d", seq, dst, count);
-	snprintf(done, sizeof(done), "DONE %lu", seq);
-	for (tries = 0; tries < 5; tries++) {
+	while (round < rounds && got < count && tries < 5) {
+		char req[80], done[48];
 		struct timespec t0, t;
+		int answered = 0;
 
+		snprintf(req, sizeof(req), "SEND %lu %s %d %d", seq, dst, count, round);
+		snprintf(done, sizeof(done), "DONE %lu %d", seq, round);
 		send_frame(fd, peer, ETH_CTRL, req);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (;;) {
@@ -194,9 +205,9 @@ static int request(int fd, const unsigned char *peer, const char *dst, int count
 			n = recv_frame(fd, f, sizeof(f), 200);
 			if (n <= 0)
 				continue;
-			if (type_of(f) == ETH_CTRL && !strncmp((char *)f + 14, done, strlen(done))) {
-				printf("%d\n", got);
-				return 0;
+			if (type_of(f) == ETH_CTRL && !strcmp((char *)f + 14, done)) {
+				answered = 1;
+				break;
 			}
 			if (type_of(f) == ETH_DATA &&
 			    sscanf((char *)f + 14, "%lu %d", &s, &i) == 2 && s == seq && i >= 0 &&
@@ -205,10 +216,18 @@ static int request(int fd, const unsigned char *peer, const char *dst, int count
 				got++;
 			}
 		}
+		if (answered)
+			round++;
+		else
+			tries++;
 	}
-	fprintf(stderr, "rawpkt request: no DONE from the peer after 5 tries (%d frames seen)\n",
-		got);
-	return 1;
+	if (!round) {
+		fprintf(stderr, "rawpkt request: no DONE from the peer after %d tries (%d frames seen)\n",
+			tries, got);
+		return 1;
+	}
+	printf("%d %d\n", got, round);
+	return 0;
 }
 
 /* Frames can be lost (the C driver's junk-extended frames are dropped as over-length): ask
@@ -295,24 +314,52 @@ static int unjoined(const char *ifname, int ncand, char **cand)
 	return 1;
 }
 
+static int bucket_mates(const char *mac, int n)
+{
+	unsigned char m[6];
+	unsigned b;
+	int hi, lo;
+
+	if (parse_mac(mac, m) || n < 1)
+		return 2;
+	b = bucket(m);
+	for (hi = 0x10; hi < 0x100 && n > 0; hi++) {
+		for (lo = 0; lo < 0x100 && n > 0; lo++) {
+			unsigned char c[6] = { 0x01, 0x00, 0x5e, 0x7f, (unsigned char)hi,
+					       (unsigned char)lo };
+
+			if (bucket(c) != b || !memcmp(c, m, 6))
+				continue;
+			printf("%02x:%02x:%02x:%02x:%02x:%02x\n", c[0], c[1], c[2], c[3], c[4],
+			       c[5]);
+			n--;
+		}
+	}
+	return n ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
 	int fd;
 
+	if (argc >= 4 && !strcmp(argv[1], "bucket-mates"))
+		return bucket_mates(argv[2], atoi(argv[3]));
 	if (argc >= 3 && !strcmp(argv[1], "unjoined"))
 		return unjoined(argv[2], argc - 3, argv + 3);
 	if (argc >= 3 && !strcmp(argv[1], "serve"))
 		return serve(open_sock(argv[2]));
 	if (argc >= 6 && !strcmp(argv[1], "request") && !parse_mac(argv[3], peer)) {
 		unsigned char d[6];
+		int rounds = argc >= 7 ? atoi(argv[6]) : 1;
 
-		if (parse_mac(argv[4], d) || atoi(argv[5]) < 1 || atoi(argv[5]) > MAX_N) {
-			fprintf(stderr, "bad DST or N\n");
+		if (parse_mac(argv[4], d) || atoi(argv[5]) < 1 || atoi(argv[5]) > MAX_N ||
+		    rounds < 1) {
+			fprintf(stderr, "bad DST, N or ROUNDS\n");
 			return 2;
 		}
 		fd = open_sock(argv[2]);
-		return request(fd, peer, argv[4], atoi(argv[5]));
+		return request(fd, peer, argv[4], atoi(argv[5]), rounds);
 	}
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);

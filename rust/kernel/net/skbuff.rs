@@ -55,6 +55,16 @@ impl SkBuff {
         self.len() == 0
     }
 
+    /// Allocates an empty buffer with room for `len` bytes of data (`alloc_skb()` with
+    /// `GFP_ATOMIC`, so callable in any context). `None` if memory is short.
+    pub fn alloc(len: u32) -> Option<Self> {
+        // SAFETY: no preconditions; the function returns null or a new, owned buffer.
+        // `NUMA_NO_NODE` is -1.
+        let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
+        // INVARIANT: a fresh buffer we own.
+        NonNull::new(skb).map(Self)
+    }
+
     /// Allocates a receive buffer with at least `len` bytes of room, its data aligned so that
     /// the IP header after a 14-byte Ethernet header is 4-byte aligned. Atomic-context safe.
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
@@ -110,12 +120,20 @@ impl SkBuff {
     /// # Examples
     ///
     /// ```
-    /// # use kernel::net::skbuff::SkBuff;
-    /// fn pad_frame(skb: SkBuff) -> kernel::error::Result<SkBuff> {
-    ///     let skb = skb.pad_to(60)?;
-    ///     assert!(skb.len() >= 60);
-    ///     Ok(skb)
-    /// }
+    /// use kernel::error::{code::ENOMEM, Error};
+    /// use kernel::net::skbuff::SkBuff;
+    ///
+    /// let mut skb = SkBuff::alloc(128).ok_or(ENOMEM)?;
+    /// skb.write_head(0, &[0xab; 42])?; // an ARP frame's length
+    /// skb.put(42)?;
+    /// let skb = skb.pad_to(60)?;
+    /// assert_eq!(skb.len(), 60);
+    /// assert!(skb.data()[..42].iter().all(|b| *b == 0xab));
+    /// assert!(skb.data()[42..].iter().all(|b| *b == 0));
+    /// // Already long enough: unchanged.
+    /// let skb = skb.pad_to(60)?;
+    /// assert_eq!(skb.len(), 60);
+    /// # Ok::<(), Error>(())
     /// ```
     pub fn pad_to(self, len: u32) -> Result<Self> {
         if self.len() >= len {

@@ -13,6 +13,8 @@ mod hw;
 #[path = "../../../phy.rs"]
 mod phy;
 
+#[path = "../../../desc.rs"]
+mod desc;
 #[cfg(test)]
 #[path = "../unit/eeprom.rs"]
 mod eeprom_tests;
@@ -22,8 +24,6 @@ mod hw_tests;
 #[cfg(test)]
 #[path = "../unit/phy.rs"]
 mod phy_tests;
-#[path = "../../../desc.rs"]
-mod desc;
 #[path = "../../../stats.rs"]
 mod stats;
 

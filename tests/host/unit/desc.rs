@@ -15,11 +15,14 @@ fn mac(rev: u8) -> Mac {
 fn configure_82559_defaults_match_e100c() {
     // e100.c's Configure for an 82559 (rev 9), interface up, MII PHY, no promisc/multicast-all,
     // except byte 6 bit 4: we keep standard TCBs (e100.c: extended).
-    let p = ConfigParams { mii: true, ..Default::default() };
+    let p = ConfigParams {
+        mii: true,
+        ..Default::default()
+    };
     let c = bytes(&desc::config_body(mac(9), &p));
     let want: [u8; 22] = [
-        0x16, 0x08, 0x00, 0x01, 0x00, 0x00, 0x36, 0x07, 0x01, 0x00, 0x2e, 0x00, 0x60, 0x00,
-        0xf2, 0x48, 0x00, 0x40, 0xfa, 0x86, 0x3f, 0x05,
+        0x16, 0x08, 0x00, 0x01, 0x00, 0x00, 0x36, 0x07, 0x01, 0x00, 0x2e, 0x00, 0x60, 0x00, 0xf2,
+        0x48, 0x00, 0x40, 0xfa, 0x86, 0x3f, 0x05,
     ];
     assert_eq!(&c[..22], &want);
     assert_eq!(c.len(), 24, "22 bytes, padded to whole words");
@@ -27,7 +30,10 @@ fn configure_82559_defaults_match_e100c() {
 
 #[test]
 fn configure_82557_uses_standard_everything_and_no_fc_bits() {
-    let p = ConfigParams { mii: true, ..Default::default() };
+    let p = ConfigParams {
+        mii: true,
+        ..Default::default()
+    };
     let c = bytes(&desc::config_body(mac(2), &p));
     assert_eq!(c[3] & 0x01, 0, "no MWI on the 82557");
     assert_eq!(c[6] & 0x30, 0x30, "standard TCB and statistics");
@@ -46,13 +52,23 @@ fn configure_82558_has_extended_statistics() {
 
 #[test]
 fn configure_promisc_multicast_and_loopback_bits() {
-    let p = ConfigParams { promiscuous: true, multicast_all: true, ..Default::default() };
+    let p = ConfigParams {
+        promiscuous: true,
+        multicast_all: true,
+        ..Default::default()
+    };
     let c = bytes(&desc::config_body(mac(9), &p));
     assert_eq!(c[15] & 0x01, 0x01, "promiscuous");
     assert_eq!(c[6] & 0x80, 0x80, "save bad frames");
     assert_eq!(c[7] & 0x01, 0, "keep short frames");
     assert_eq!(c[21] & 0x08, 0x08, "multicast all");
-    let l = bytes(&desc::config_body(mac(9), &ConfigParams { loopback: 1, ..Default::default() }));
+    let l = bytes(&desc::config_body(
+        mac(9),
+        &ConfigParams {
+            loopback: 1,
+            ..Default::default()
+        },
+    ));
     assert_eq!(l[10] >> 6, 1, "MAC loopback");
 }
 
@@ -67,7 +83,13 @@ fn configure_82551_10_is_32_bytes() {
 #[test]
 fn tx_pause_clears_fc_disable() {
     let off = bytes(&desc::config_body(mac(9), &ConfigParams::default()));
-    let on = bytes(&desc::config_body(mac(9), &ConfigParams { tx_pause: true, ..Default::default() }));
+    let on = bytes(&desc::config_body(
+        mac(9),
+        &ConfigParams {
+            tx_pause: true,
+            ..Default::default()
+        },
+    ));
     assert_eq!(off[19] & 0x04, 0x04);
     assert_eq!(on[19] & 0x04, 0);
 }
@@ -76,7 +98,11 @@ fn tx_pause_clears_fc_disable() {
 fn tx_body_points_at_its_own_tbd() {
     let b = bytes(&desc::tx_body(0x1000_0000, 0x2345_6780, 1514, 0xe0));
     assert_eq!(b.len(), 16);
-    assert_eq!(&b[0..4], &0x1000_0010u32.to_le_bytes(), "TBD array = CB + 16");
+    assert_eq!(
+        &b[0..4],
+        &0x1000_0010u32.to_le_bytes(),
+        "TBD array = CB + 16"
+    );
     assert_eq!(&b[4..6], &[0, 0], "TCB byte count 0: all data in TBDs");
     assert_eq!(b[6], 0xe0, "threshold");
     assert_eq!(b[7], 1, "one TBD");
@@ -93,7 +119,11 @@ fn tx_command_interrupt_bits() {
     assert_eq!(c & desc::CB_CID, desc::CB_CID);
     assert_eq!(c & desc::CB_I, 0);
     assert_eq!(desc::tx_command(mac(9), true) & desc::CB_I, desc::CB_I);
-    assert_eq!(desc::tx_command(mac(1), false) & desc::CB_I, desc::CB_I, "82557: always I");
+    assert_eq!(
+        desc::tx_command(mac(1), false) & desc::CB_I,
+        desc::CB_I,
+        "82557: always I"
+    );
 }
 
 #[test]
@@ -107,7 +137,11 @@ fn ia_and_multicast_bodies() {
     assert_eq!(&m[14..20], &list[2]);
     let many: Vec<[u8; 6]> = (0..80u8).map(|i| [1, 0, 0x5e, 0, 1, i]).collect();
     let m = bytes(&desc::multicast_body(many.iter()));
-    assert_eq!(u16::from_le_bytes([m[0], m[1]]) as usize, 64 * 6, "at most 64 addresses");
+    assert_eq!(
+        u16::from_le_bytes([m[0], m[1]]) as usize,
+        64 * 6,
+        "at most 64 addresses"
+    );
     assert!(m.len() <= desc::CB_BODY_WORDS * 4);
 }
 

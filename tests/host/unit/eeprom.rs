@@ -25,7 +25,15 @@ enum State {
 impl Sim {
     fn new(mem: Vec<u16>) -> Sim {
         let addr_bits = mem.len().trailing_zeros();
-        Sim { mem, addr_bits, cs: false, sk: false, state: State::Idle, do_bit: true, edges: 0 }
+        Sim {
+            mem,
+            addr_bits,
+            cs: false,
+            sk: false,
+            state: State::Idle,
+            do_bit: true,
+            edges: 0,
+        }
     }
 
     fn rising_edge(&mut self, di: bool) {
@@ -41,14 +49,20 @@ impl Sim {
                     assert_eq!(op, 0b110, "only READ is expected");
                     let addr = (bits & ((1 << self.addr_bits) - 1)) as usize;
                     self.do_bit = false; // dummy zero
-                    State::Data { word: self.mem[addr], left: 16 }
+                    State::Data {
+                        word: self.mem[addr],
+                        left: 16,
+                    }
                 } else {
                     State::Command { bits, n }
                 }
             }
             State::Data { word, left } if left > 0 => {
                 self.do_bit = word & (1 << (left - 1)) != 0;
-                State::Data { word, left: left - 1 }
+                State::Data {
+                    word,
+                    left: left - 1,
+                }
             }
             State::Data { .. } => {
                 self.do_bit = true;
@@ -73,14 +87,20 @@ impl Pins for Sim {
     }
 
     fn get(&mut self) -> u8 {
-        if self.do_bit { EEDO } else { 0 }
+        if self.do_bit {
+            EEDO
+        } else {
+            0
+        }
     }
 
     fn half_period(&mut self) {}
 }
 
 fn image(n: usize, mac: [u8; 6]) -> Vec<u16> {
-    let mut w: Vec<u16> = (0..n as u16).map(|i| i.wrapping_mul(0x1111) ^ 0x5a5a).collect();
+    let mut w: Vec<u16> = (0..n as u16)
+        .map(|i| i.wrapping_mul(0x1111) ^ 0x5a5a)
+        .collect();
     for i in 0..3 {
         w[i] = u16::from_le_bytes([mac[2 * i], mac[2 * i + 1]]);
     }
@@ -146,7 +166,9 @@ fn missing_eeprom_reads_as_all_ones_and_fails_checksum() {
     struct Absent;
     impl Pins for Absent {
         fn set(&mut self, _: u8) {}
-        fn get(&mut self) -> u8 { EEDO }
+        fn get(&mut self) -> u8 {
+            EEDO
+        }
         fn half_period(&mut self) {}
     }
     let e = Eeprom::load(&mut Absent);
@@ -172,4 +194,3 @@ fn qemu_i82559er_image_checks_out() {
     assert!(e.checksum_ok());
     assert_eq!(e.mac(), mac);
 }
-

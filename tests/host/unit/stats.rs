@@ -63,17 +63,38 @@ fn totals_map_like_e100c() {
 
 /// e100.c's `e100_gstrings_stats` (Linux 6.12), written out by hand, in its order.
 const E100_C_STAT_NAMES: [&str; 31] = [
-    "rx_packets", "tx_packets", "rx_bytes", "tx_bytes", "rx_errors",
-    "tx_errors", "rx_dropped", "tx_dropped", "multicast", "collisions",
-    "rx_length_errors", "rx_over_errors", "rx_crc_errors",
-    "rx_frame_errors", "rx_fifo_errors", "rx_missed_errors",
-    "tx_aborted_errors", "tx_carrier_errors", "tx_fifo_errors",
-    "tx_heartbeat_errors", "tx_window_errors",
+    "rx_packets",
+    "tx_packets",
+    "rx_bytes",
+    "tx_bytes",
+    "rx_errors",
+    "tx_errors",
+    "rx_dropped",
+    "tx_dropped",
+    "multicast",
+    "collisions",
+    "rx_length_errors",
+    "rx_over_errors",
+    "rx_crc_errors",
+    "rx_frame_errors",
+    "rx_fifo_errors",
+    "rx_missed_errors",
+    "tx_aborted_errors",
+    "tx_carrier_errors",
+    "tx_fifo_errors",
+    "tx_heartbeat_errors",
+    "tx_window_errors",
     // device-specific stats
-    "tx_deferred", "tx_single_collisions", "tx_multi_collisions",
-    "tx_flow_control_pause", "rx_flow_control_pause",
-    "rx_flow_control_unsupported", "tx_tco_packets", "rx_tco_packets",
-    "rx_short_frame_errors", "rx_over_length_errors",
+    "tx_deferred",
+    "tx_single_collisions",
+    "tx_multi_collisions",
+    "tx_flow_control_pause",
+    "rx_flow_control_pause",
+    "rx_flow_control_unsupported",
+    "tx_tco_packets",
+    "rx_tco_packets",
+    "rx_short_frame_errors",
+    "rx_over_length_errors",
 ];
 
 #[test]
@@ -81,8 +102,17 @@ fn ethtool_names_are_e100cs_in_order() {
     assert_eq!(STAT_NAMES, E100_C_STAT_NAMES);
     // ETH_GSTRING_LEN is 32 with the terminating NUL.
     assert!(STAT_NAMES.iter().all(|n| n.len() < 32));
-    let sw = SwCounters { rx_packets: 5, tx_packets: 6, rx_over_length_errors: 2, ..Default::default() };
-    let t = Totals { rx_short_frame_errors: 3, tx_deferred: 9, ..Default::default() };
+    let sw = SwCounters {
+        rx_packets: 5,
+        tx_packets: 6,
+        rx_over_length_errors: 2,
+        ..Default::default()
+    };
+    let t = Totals {
+        rx_short_frame_errors: 3,
+        tx_deferred: 9,
+        ..Default::default()
+    };
     let v = stats::ethtool_values(&sw, &t);
     assert_eq!((v[0], v[1]), (5, 6));
     assert_eq!(v[10], 5, "rx_length_errors = short + over-length");
