@@ -129,19 +129,20 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
 use kernel::{
     c_str, delay, dev_err, dev_warn,
+    device::{self, Bound, Core},
     devres::Devres,
-    dma::{self, CoherentAllocation},
+    dma::{CoherentAllocation, DmaMask},
     dma_read, dma_write,
+    init_ext::pin_init_scope,
     io::Io,
     irq::IrqReturn,
     net::{
         self,
-        dev::{Device as NetDevice, TxOutcome},
-        napi::Napi,
-        skbuff::{Direction, MappedSkb, SkBuff},
+        dev::{AddrList, Device as NetDevice, TxOutcome},
+        napi::Poll,
+        skbuff::TxSkb,
     },
     netdev_info, netdev_warn, new_spinlock, pci,
-    revocable::RevocableGuard,
     sync::{bh, Arc, SpinLock},
     types::ARef,
 };
@@ -342,22 +343,27 @@ impl phy::Mdio for MdiBus<'_> {
 }
 
 impl Nic {
-    /// The CSR block, or `ENODEV` once the device has been unbound.
-    fn csr(&self) -> Result<RevocableGuard<'_, Csr>> {
-        self.csr.try_access().ok_or(ENODEV)
+    /// The CSR block, given proof that the device is bound: no RCU section, just a pointer
+    /// comparison (the block is unmapped only at unbind).
+    fn csr<'a>(&'a self, dev: &'a device::Device<Bound>) -> Result<&'a Csr> {
+        self.csr.access(dev)
     }
 
     /// Runs `f` on the MDI bus with `mdio_lock` held.
-    fn with_mdio<R>(&self, f: impl FnOnce(&mut MdiBus<'_>) -> R) -> Result<R> {
-        let csr = self.csr()?;
+    fn with_mdio<R>(
+        &self,
+        dev: &device::Device<Bound>,
+        f: impl FnOnce(&mut MdiBus<'_>) -> R,
+    ) -> Result<R> {
+        let csr = self.csr(dev)?;
         let _guard = self.mdio_lock.lock();
-        Ok(f(&mut MdiBus(&csr)))
+        Ok(f(&mut MdiBus(csr)))
     }
 
     /// Whether the PHY reports link.
-    fn link_up(&self) -> bool {
+    fn link_up(&self, dev: &device::Device<Bound>) -> bool {
         matches!(
-            self.with_mdio(|m| phy::link_up(m, &self.phy)),
+            self.with_mdio(dev, |m| phy::link_up(m, &self.phy)),
             Ok(Some(true))
         )
     }
@@ -369,20 +375,17 @@ impl Nic {
 
     /// Runs the PORT self-test: the chip checks itself and writes a signature and a result.
     /// Sleeps; process context only.
-    fn self_test(&self) -> Result {
+    fn self_test(&self, dev: &device::Device<Bound>) -> Result {
         dma_write!(self.mem, 0, selftest_signature = 0)?;
         dma_write!(self.mem, 0, selftest_result = 0xffff_ffff)?;
-        {
-            let io = self.csr()?;
-            io.write32(self.mem_addr(0) | hw::PORT_SELFTEST, hw::PORT);
-            flush(&io);
-        }
+        let io = self.csr(dev)?;
+        io.write32(self.mem_addr(0) | hw::PORT_SELFTEST, hw::PORT);
+        flush(io);
         delay::msleep(10);
         let sig = dma_read!(self.mem, 0, selftest_signature)?;
         let res = dma_read!(self.mem, 0, selftest_result)?;
-        let io = self.csr()?;
         // The self-test leaves the chip in an unknown state: reset it again.
-        hw_reset(&io);
+        hw_reset(io);
         if sig == 0 || res != 0 {
             dev_err!(
                 &*self.pdev,
@@ -395,13 +398,13 @@ impl Nic {
         Ok(())
     }
 
-    /// The Configure parameters for the interface's current flags.
-    fn config_params(&self, dev: &NetDevice) -> ConfigParams {
+    /// The Configure parameters for the interface's current flags and multicast list.
+    fn config_params(&self, dev: &NetDevice, addrs: &AddrList<'_>) -> ConfigParams {
         let flags = dev.flags();
         ConfigParams {
             promiscuous: flags & kernel::bindings::net_device_flags_IFF_PROMISC != 0,
             multicast_all: flags & kernel::bindings::net_device_flags_IFF_ALLMULTI != 0
-                || dev.mc_count() > desc::MAX_MULTICAST,
+                || addrs.mc_count() > desc::MAX_MULTICAST,
             mii: true,
             ..ConfigParams::default()
         }
@@ -414,12 +417,18 @@ impl Nic {
     }
 
     /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
-    fn apply_rx_mode(&self, dev: &NetDevice, cu: &mut Cu, io: &rings::Csr) -> Result {
-        let p = self.config_params(dev);
+    fn apply_rx_mode(
+        &self,
+        dev: &NetDevice,
+        addrs: &AddrList<'_>,
+        cu: &mut Cu,
+        io: &rings::Csr,
+    ) -> Result {
+        let p = self.config_params(dev, addrs);
         let mut list: KVec<[u8; 6]> = KVec::new();
         if !p.multicast_all {
             let mut err = Ok(());
-            dev.for_each_mc_addr(|a| {
+            addrs.for_each_mc(|a| {
                 if err.is_ok() {
                     err = list.push(*a, GFP_ATOMIC).map_err(Error::from);
                 }
@@ -446,47 +455,51 @@ impl Nic {
     /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
     /// address, receive filter, statistics address, RU start, then interrupts on.
     fn up(&self, dev: &NetDevice) -> Result {
+        let bound = dev.parent();
         let (rfds, cbs) = (rings::RFDS.0, rings::CBS.0);
-        let rx = RxRing::new(dev, self.pdev.as_ref(), rfds as usize)?;
-        let cb = CbRing::new(self.pdev.as_ref(), cbs as usize)?;
-        self.self_test()?;
+        let rx = RxRing::new(dev, bound, rfds as usize)?;
+        let cb = CbRing::new(bound, cbs as usize)?;
+        self.self_test(bound)?;
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
-        self.with_mdio(|m| phy::select(m, &self.phy))?.ok_or(EIO)?;
+        self.with_mdio(bound, |m| phy::select(m, &self.phy))?
+            .ok_or(EIO)?;
 
-        let io = self.csr()?;
-        let _bh = bh::disable();
+        let io = self.csr(bound)?;
+        // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
+        let addrs = dev.lock_addrs();
         let start = rx.start_addr();
         *self.rx.lock() = Some(rx);
         let mut cu = self.cu.lock();
         cu.ring = Some(cb);
         cu.stats_layout = None;
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
-        rings::exec_cmd(&io, scb::CUC_LOAD_BASE, Some(0))?;
-        rings::exec_cmd(&io, scb::RUC_LOAD_BASE, Some(0))?;
-        self.apply_rx_mode(dev, &mut cu, &io)?;
+        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+        rings::exec_cmd(io, scb::RUC_LOAD_BASE, Some(0))?;
+        self.apply_rx_mode(dev, &addrs, &mut cu, io)?;
         self.command(
             &mut cu,
-            &io,
+            io,
             desc::CbCmd::IaSetup,
             &desc::ia_body(&dev.mac_addr()),
         )?;
-        rings::exec_cmd(&io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
-        rings::exec_cmd(&io, scb::CUC_DUMP_RESET, None)?;
-        rings::exec_cmd(&io, scb::RUC_START, Some(start))?;
+        rings::exec_cmd(io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
+        rings::exec_cmd(io, scb::CUC_DUMP_RESET, None)?;
+        rings::exec_cmd(io, scb::RUC_START, Some(start))?;
         self.ru_stopped.store(false, Ordering::Release);
         drop(cu);
+        drop(addrs);
         dev.reset_queue();
         dev.start_queue();
         io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
-        flush(&io);
+        flush(io);
         Ok(())
     }
 
     /// Stops the hardware and frees the rings (and every buffer in them).
     fn down(&self, dev: &NetDevice) {
         dev.stop_queue();
-        if let Ok(io) = self.csr() {
-            hw_reset(&io);
+        if let Ok(io) = self.csr(dev.parent()) {
+            hw_reset(io);
         }
         let _bh = bh::disable();
         let cb = self.cu.lock().ring.take();
@@ -498,10 +511,11 @@ impl Nic {
 
     /// Watchdog: link state, statistics, deferred receive-mode update.
     fn watchdog(&self, dev: &NetDevice) {
-        let up = self.link_up();
+        let bound = dev.parent();
+        let up = self.link_up(bound);
         if up && !dev.carrier_ok() {
             let mode = self
-                .with_mdio(|m| phy::link_mode(m, &self.phy))
+                .with_mdio(bound, |m| phy::link_mode(m, &self.phy))
                 .ok()
                 .flatten();
             match mode {
@@ -519,16 +533,16 @@ impl Nic {
             dev.carrier_off();
         }
 
-        let Ok(io) = self.csr() else { return };
+        let Ok(io) = self.csr(bound) else { return };
         let first_layout = {
-            let _bh = bh::disable();
+            let addrs = dev.lock_addrs();
             let mut cu = self.cu.lock();
             if cu.ring.is_none() {
                 return;
             }
-            let first = self.update_stats(&mut cu, &io);
+            let first = self.update_stats(&mut cu, io);
             if self.rx_mode_pending.swap(false, Ordering::Relaxed)
-                && self.apply_rx_mode(dev, &mut cu, &io).is_err()
+                && self.apply_rx_mode(dev, &addrs, &mut cu, io).is_err()
             {
                 self.rx_mode_pending.store(true, Ordering::Relaxed);
             }
@@ -565,22 +579,21 @@ impl Nic {
         first
     }
 
-    /// Recovers from a transmit hang: the whole interface down and up, under RTNL.
+    /// Recovers from a transmit hang: the whole interface down and up, under RTNL, with NAPI
+    /// off (re-enabled when `_napi_off` drops, before RTNL is released).
     fn reset(&self, dev: &NetDevice) {
-        let Some(_rtnl) = net::dev::rtnl_try_lock() else {
+        let Some(rtnl) = net::dev::rtnl_try_lock() else {
             // `stop` may be waiting for this task with RTNL held: try again shortly.
             self.tx_timeout.store(true, Ordering::Relaxed);
             dev.schedule_service(10);
             return;
         };
-        if !dev.is_running() {
+        let Some(_napi_off) = dev.napi_disable(&rtnl) else {
+            // Not running: nothing to reset.
             return;
-        }
+        };
         netdev_warn!(dev, "resetting after transmit timeout\n");
-        let napi = dev.napi();
-        napi.disable();
         self.down(dev);
-        napi.enable();
         if let Err(e) = self.up(dev) {
             netdev_warn!(dev, "reset failed: {:?}\n", e);
         }
@@ -601,17 +614,14 @@ impl core::fmt::Display for MacFmt<'_> {
     }
 }
 
-/// The PCI driver's per-device data: owns the net_device registration.
+/// The PCI driver's per-device data: owns the net_device registration (which owns the rest).
 struct E100Driver {
-    _netdev: net::dev::Registration<Nic>,
+    _netdev: Devres<net::dev::Registration<Nic>>,
 }
 
-impl pci::Driver for E100Driver {
-    type IdInfo = u8;
-    const NAME: &'static CStr = DRV_NAME;
-    const ID_TABLE: pci::IdTable<u8> = ID_TABLE;
-
-    fn probe(pdev: &pci::Device, ich: &'static u8) -> Result<Pin<KBox<Self>>> {
+impl E100Driver {
+    /// Probes the device; `pin_init_scope` makes it the initialiser `probe` returns.
+    fn setup(pdev: &pci::Device<Core>, ich: u8) -> Result<Self> {
         pdev.enable_device()?;
         if !pdev.resource_is_mem(0) {
             dev_err!(
@@ -620,20 +630,18 @@ impl pci::Driver for E100Driver {
             );
             return Err(ENODEV);
         }
-        dma::set_mask_and_coherent(pdev.as_ref(), 32).inspect_err(|_| {
-            dev_err!(pdev, "No usable DMA configuration, aborting\n");
-        })?;
         let csr = pdev.iomap_region_sized::<{ hw::CSR_LEN }>(0, DRV_NAME)?;
-        let mac = Mac::from_revision(pdev.revision(), *ich != 0);
+        let mac = Mac::from_revision(pdev.revision(), ich != 0);
+        let bound: &device::Device<Bound> = pdev.as_ref();
 
-        let (eeprom, phy) = {
-            let io = csr.try_access().ok_or(ENODEV)?;
+        let (eeprom, found) = {
+            let io = csr.access(bound)?;
             // Reset before enabling bus mastering: firmware may have left the chip running.
-            hw_reset(&io);
+            hw_reset(io);
             pdev.set_master();
-            let eeprom = Eeprom::load(&mut EepromPins(&io));
-            let phy = phy::probe(&mut MdiBus(&io));
-            (eeprom, phy)
+            let eeprom = Eeprom::load(&mut EepromPins(io));
+            let found = phy::probe(&mut MdiBus(io));
+            (eeprom, found)
         };
 
         if !eeprom.checksum_ok() {
@@ -670,15 +678,11 @@ impl pci::Driver for E100Driver {
             );
         }
 
-        let Some(phy) = phy else {
+        let Some(phy) = found else {
             dev_err!(pdev, "No PHY answers on the MDI bus\n");
             return Err(ENODEV);
         };
-        if !matches!(
-            csr.try_access()
-                .map(|io| phy::select(&mut MdiBus(&io), &phy)),
-            Some(Some(()))
-        ) {
+        if phy::select(&mut MdiBus(csr.access(bound)?), &phy).is_none() {
             dev_err!(
                 pdev,
                 "PHY at address {} did not take its selection (MDI timeout)\n",
@@ -687,7 +691,7 @@ impl pci::Driver for E100Driver {
             return Err(EIO);
         }
 
-        let mem = CoherentAllocation::<Mem>::alloc_coherent(pdev.as_ref(), 1, GFP_KERNEL)?;
+        let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
         let nic = Arc::pin_init(
             pin_init!(Nic {
@@ -712,19 +716,18 @@ impl pci::Driver for E100Driver {
         )?;
 
         let netdev = net::dev::Registration::register(
+            bound,
             net::dev::Config {
-                parent: pdev.as_ref(),
                 mac: addr,
                 watchdog_timeo: kernel::time::msecs_to_jiffies(2000) as i32,
                 mtu_range: (68, 1500),
-                irq: Some(pdev.irq()),
+                irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
-                irq_name: DRV_NAME,
             },
             nic,
         )?;
 
-        let ndev = netdev.device();
+        let ndev = netdev.access(bound)?.device();
         netdev_info!(
             ndev,
             "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}\n",
@@ -737,7 +740,20 @@ impl pci::Driver for E100Driver {
             pdev.irq(),
             MacFmt(&ndev.mac_addr())
         );
-        Ok(KBox::pin(E100Driver { _netdev: netdev }, GFP_KERNEL)?)
+        Ok(E100Driver { _netdev: netdev })
+    }
+}
+
+#[vtable]
+impl pci::Driver for E100Driver {
+    type IdInfo = u8;
+    const NAME: &'static CStr = DRV_NAME;
+    const ID_TABLE: pci::IdTable<u8> = ID_TABLE;
+    /// Every 8255x addresses 32 bits.
+    const DMA_MASK: Option<DmaMask> = Some(DmaMask::new::<32>());
+
+    fn probe(pdev: &pci::Device<Core>, ich: &'static u8) -> impl PinInit<Self, Error> {
+        pin_init_scope(move || Self::setup(pdev, *ich))
     }
 }
 
@@ -760,14 +776,15 @@ impl net::dev::Operations for Nic {
         Ok(())
     }
 
-    fn start_xmit(&self, dev: &NetDevice, skb: SkBuff) -> TxOutcome {
+    fn start_xmit<'a>(&self, dev: &NetDevice, skb: TxSkb<'a>) -> TxOutcome<'a> {
         // The 8255x pads short frames itself when Configure asks it to, but not every model of
         // it does (QEMU's ignores the bit): pad here, so no frame leaves shorter than 60 bytes.
         let Ok(skb) = skb.pad_to(ETH_ZLEN) else {
             self.counters.lock().tx_dropped += 1;
             return TxOutcome::Ok;
         };
-        let Ok(io) = self.csr() else {
+        let bound = dev.parent();
+        let Ok(io) = self.csr(bound) else {
             drop(skb);
             self.counters.lock().tx_dropped += 1;
             return TxOutcome::Ok;
@@ -786,7 +803,7 @@ impl net::dev::Operations for Nic {
             return TxOutcome::Busy(skb);
         }
         let len = skb.len();
-        let mapped = match MappedSkb::map(skb, self.pdev.as_ref(), len, Direction::ToDevice) {
+        let mapped = match skb.map(bound) {
             Ok(m) => m,
             Err((skb, _)) => {
                 drop(skb);
@@ -803,7 +820,7 @@ impl net::dev::Operations for Nic {
         );
         // Interrupt on completion of every 16th CB, as e100.c does; the rest rely on CNA.
         let cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
-        if let Err((_, m)) = ring.issue(&io, cmd, &body, Some(mapped)) {
+        if let Err((_, m)) = ring.issue(io, cmd, &body, Some(mapped)) {
             drop(m);
             drop(cu);
             self.counters.lock().tx_dropped += 1;
@@ -842,14 +859,16 @@ impl net::dev::Operations for Nic {
         s.tx_window_errors = t.tx_window_errors;
     }
 
-    fn set_rx_mode(&self, dev: &NetDevice) {
-        let Ok(io) = self.csr() else { return };
-        let _bh = bh::disable();
+    fn set_rx_mode(&self, dev: &NetDevice, addrs: &AddrList<'_>) {
+        let Ok(io) = self.csr(dev.parent()) else {
+            return;
+        };
+        // The core holds the address-list lock, with bottom halves disabled.
         let mut cu = self.cu.lock();
         if cu.ring.is_none() {
             return;
         }
-        if self.apply_rx_mode(dev, &mut cu, &io).is_err() {
+        if self.apply_rx_mode(dev, addrs, &mut cu, io).is_err() {
             // The CB ring is full: the watchdog retries.
             self.rx_mode_pending.store(true, Ordering::Relaxed);
             dev.schedule_service(0);
@@ -857,11 +876,11 @@ impl net::dev::Operations for Nic {
     }
 
     fn set_mac_address(&self, dev: &NetDevice, addr: &net::dev::MacAddr) -> Result {
-        let io = self.csr()?;
+        let io = self.csr(dev.parent())?;
         let _bh = bh::disable();
         let mut cu = self.cu.lock();
         if cu.ring.is_some() && dev.is_running() {
-            self.command(&mut cu, &io, desc::CbCmd::IaSetup, &desc::ia_body(addr))?;
+            self.command(&mut cu, io, desc::CbCmd::IaSetup, &desc::ia_body(addr))?;
         }
         Ok(())
     }
@@ -880,13 +899,15 @@ impl net::dev::Operations for Nic {
         self.phy.addr.into()
     }
 
-    fn mii_read(&self, _dev: &NetDevice, phy: u16, reg: u16) -> Result<u16> {
-        self.with_mdio(|m| phy::Mdio::read(m, phy as u8, reg as u8))?
+    fn mii_read(&self, dev: &NetDevice, phy: u16, reg: u16) -> Result<u16> {
+        self.with_mdio(dev.parent(), |m| phy::Mdio::read(m, phy as u8, reg as u8))?
             .ok_or(ETIMEDOUT)
     }
 
-    fn mii_write(&self, _dev: &NetDevice, phy: u16, reg: u16, val: u16) -> Result {
-        if self.with_mdio(|m| phy::Mdio::write(m, phy as u8, reg as u8, val))? {
+    fn mii_write(&self, dev: &NetDevice, phy: u16, reg: u16, val: u16) -> Result {
+        if self.with_mdio(dev.parent(), |m| {
+            phy::Mdio::write(m, phy as u8, reg as u8, val)
+        })? {
             Ok(())
         } else {
             Err(ETIMEDOUT)
@@ -894,7 +915,7 @@ impl net::dev::Operations for Nic {
     }
 
     fn interrupt(&self, dev: &NetDevice) -> IrqReturn {
-        let Ok(io) = self.csr() else {
+        let Ok(io) = self.csr(dev.parent()) else {
             return IrqReturn::None;
         };
         let stat_ack = io.read8(hw::SCB_STAT_ACK);
@@ -907,22 +928,20 @@ impl net::dev::Operations for Nic {
             self.ru_stopped.store(true, Ordering::Release);
         }
         io.write8(hw::IRQ_MASK_ALL, hw::SCB_CMD_HI);
-        flush(&io);
-        dev.napi().schedule();
+        flush(io);
+        dev.napi_schedule();
         IrqReturn::Handled
     }
 
-    fn poll(&self, dev: &NetDevice, napi: &Napi, budget: i32) -> i32 {
-        let Ok(io) = self.csr() else { return 0 };
-        let budget_u = usize::try_from(budget).unwrap_or(0);
+    fn poll(&self, dev: &NetDevice, poll: &Poll<'_>) -> usize {
+        let bound = dev.parent();
+        let Ok(io) = self.csr(bound) else { return 0 };
 
         let (got, restart) = {
             let mut rx = self.rx.lock();
             match rx.as_mut() {
                 Some(ring) => {
-                    let got = ring.clean(dev, self.pdev.as_ref(), budget_u, |skb| {
-                        napi.gro_receive(skb)
-                    });
+                    let got = ring.clean(dev, bound, poll.budget(), |skb| poll.gro_receive(skb));
                     // The RU stopped (RNR): restart it once the RFD it would start at is
                     // empty. Until then the flag stays set and the next poll tries again.
                     let restart = (self.ru_stopped.load(Ordering::Acquire) && ring.can_restart())
@@ -936,15 +955,15 @@ impl net::dev::Operations for Nic {
         let cleaned = {
             let mut cu = self.cu.lock();
             if let Some(addr) = restart {
-                if rings::exec_cmd(&io, scb::RUC_START, Some(addr)).is_ok() {
+                if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_ok() {
                     self.ru_stopped.store(false, Ordering::Release);
                 }
             }
             match cu.ring.as_mut() {
                 Some(ring) => {
-                    let c = ring.clean(budget);
+                    let c = ring.clean(poll);
                     if ring.has_unsent() {
-                        ring.kick(&io);
+                        ring.kick(io);
                     }
                     if c.pkts > 0 {
                         dev.completed_queue(c.pkts, c.bytes);
@@ -969,13 +988,15 @@ impl net::dev::Operations for Nic {
             c.tx_bytes += u64::from(cleaned.bytes);
             c.tx_errors += u64::from(cleaned.errors);
         }
+        got.work
+    }
 
-        let work = got.work.min(budget_u) as i32;
-        if work < budget && napi.complete_done(work) {
+    fn poll_complete(&self, dev: &NetDevice) {
+        // NAPI is done: let the device interrupt again.
+        if let Ok(io) = self.csr(dev.parent()) {
             io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
-            flush(&io);
+            flush(io);
         }
-        work
     }
 
     fn service(&self, dev: &NetDevice) {

@@ -17,22 +17,11 @@ impl ethtool::Operations for Nic {
         info.set_bus_info(self.pdev.name());
     }
 
-    fn get_link(&self, _dev: &Device) -> bool {
-        self.link_up()
+    fn get_link(&self, dev: &Device) -> bool {
+        self.link_up(dev.parent())
     }
 
-    fn get_sset_count(&self, _dev: &Device, sset: u32) -> Result<usize> {
-        match sset {
-            ethtool::SS_STATS => Ok(stats::STAT_NAMES.len()),
-            _ => Err(EOPNOTSUPP),
-        }
-    }
-
-    fn get_strings(&self, _dev: &Device, sset: u32, data: &mut [u8]) {
-        if sset == ethtool::SS_STATS {
-            ethtool::fill_strings(data, &stats::STAT_NAMES);
-        }
-    }
+    const STATS: &'static [&'static str] = &stats::STAT_NAMES;
 
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
         let _bh = bh::disable();

@@ -28,12 +28,14 @@
 
 use crate::desc::{self, Body, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
+use kernel::device::{Bound, Device};
 use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
-use kernel::net::skbuff::{Direction, MappedSkb, SkBuff};
+use kernel::net::napi::Poll;
+use kernel::net::skbuff::{RxBuf, RxMapping, SkBuff, TxMapping};
 use kernel::prelude::*;
-use kernel::{delay, device::Device, dma_read, dma_write};
+use kernel::{delay, dma_read, dma_write};
 
 /// Default, minimum and maximum numbers of CBs (e100.c's).
 pub(crate) const CBS: (u32, u32, u32) = (128, 64, 256);
@@ -135,7 +137,7 @@ pub(crate) struct Cleaned {
 /// `skbs[i]` is `Some` only for a transmit CB in flight.
 pub(crate) struct CbRing {
     mem: CoherentAllocation<Cb>,
-    skbs: KVec<Option<MappedSkb>>,
+    skbs: KVec<Option<TxMapping>>,
     count: usize,
     to_use: usize,
     to_send: usize,
@@ -147,7 +149,7 @@ pub(crate) struct CbRing {
 
 impl CbRing {
     /// Allocates `count` CBs linked in a ring.
-    pub(crate) fn new(dev: &Device, count: usize) -> Result<Self> {
+    pub(crate) fn new(dev: &Device<Bound>, count: usize) -> Result<Self> {
         let mem = CoherentAllocation::<Cb>::alloc_coherent(dev, count, GFP_KERNEL)?;
         let mut skbs = KVec::with_capacity(count, GFP_KERNEL)?;
         for i in 0..count {
@@ -193,8 +195,8 @@ impl CbRing {
         io: &Csr,
         command: u16,
         body: &Body,
-        skb: Option<MappedSkb>,
-    ) -> core::result::Result<(), (Error, Option<MappedSkb>)> {
+        skb: Option<TxMapping>,
+    ) -> core::result::Result<(), (Error, Option<TxMapping>)> {
         if self.avail == 0 {
             return Err((ENOSPC, skb));
         }
@@ -255,9 +257,8 @@ impl CbRing {
         self.to_send != self.to_use
     }
 
-    /// Returns completed CBs to the pool and completes their transmit buffers; `budget` is
-    /// NAPI's (0 outside NAPI poll).
-    pub(crate) fn clean(&mut self, budget: i32) -> Cleaned {
+    /// Returns completed CBs to the pool and frees their transmit buffers the NAPI way.
+    pub(crate) fn clean(&mut self, poll: &Poll<'_>) -> Cleaned {
         let mut done = Cleaned::default();
         while self.avail < self.count && self.to_clean != self.to_send {
             let i = self.to_clean;
@@ -269,13 +270,12 @@ impl CbRing {
                 break;
             }
             if let Some(skb) = self.skbs.get_mut(i).and_then(Option::take) {
-                let len = skb.skb().len();
                 if status & desc::CB_OK == 0 {
                     done.errors += 1;
                 }
                 done.pkts += 1;
-                done.bytes += len;
-                skb.unmap().napi_consume(budget);
+                done.bytes += skb.len();
+                poll.consume(skb.unmap());
             }
             self.to_clean = self.next(i);
             self.avail += 1;
@@ -286,7 +286,7 @@ impl CbRing {
 
 /// One armed receive buffer.
 struct Rx {
-    buf: MappedSkb,
+    buf: RxMapping,
 }
 
 /// The RFA.
@@ -322,16 +322,16 @@ pub(crate) struct Received {
 }
 
 /// A fresh receive buffer with its RFD header written (before mapping: no sync needed).
-fn new_rx(ndev: &NetDevice, dev: &Device, link: u32, el: bool) -> Result<MappedSkb> {
-    let mut skb = SkBuff::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
+fn new_rx(ndev: &NetDevice, dev: &Device<Bound>, link: u32, el: bool) -> Result<RxMapping> {
+    let mut buf = RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
     let size = if el { 0 } else { RFD_SIZE };
-    skb.write_head(0, &desc::rfd_header(link, el, size))?;
-    MappedSkb::map(skb, dev, RFD_BUF_LEN as u32, Direction::Bidirectional).map_err(|(_, e)| e)
+    buf.write_head(0, &desc::rfd_header(link, el, size))?;
+    buf.map(dev, RFD_BUF_LEN as u32).map_err(|(_, e)| e)
 }
 
 impl RxRing {
     /// Allocates and arms `count` receive buffers, the last one the stop point.
-    pub(crate) fn new(ndev: &NetDevice, dev: &Device, count: usize) -> Result<Self> {
+    pub(crate) fn new(ndev: &NetDevice, dev: &Device<Bound>, count: usize) -> Result<Self> {
         if count < 2 {
             return Err(EINVAL);
         }
@@ -394,7 +394,7 @@ impl RxRing {
     pub(crate) fn clean(
         &mut self,
         ndev: &NetDevice,
-        dev: &Device,
+        dev: &Device<Bound>,
         budget: usize,
         mut deliver: impl FnMut(SkBuff),
     ) -> Received {
@@ -436,17 +436,14 @@ impl RxRing {
                 got.over_length += 1;
                 continue;
             }
-            let mut skb = frame.unmap();
-            if skb.reserve(RFD_LEN as u32).is_err() || skb.put(u32::from(st.actual)).is_err() {
+            let Ok((skb, group)) =
+                frame
+                    .unmap()
+                    .into_frame(RFD_LEN as u32, u32::from(st.actual), ndev)
+            else {
                 got.dropped += 1;
                 continue;
-            }
-            // Group bit of the destination address: multicast or broadcast.
-            let group = skb.data().first().is_some_and(|b| b & 1 != 0);
-            if skb.eth_type_trans(ndev).is_err() {
-                got.dropped += 1;
-                continue;
-            }
+            };
             if group {
                 got.multicast += 1;
             }

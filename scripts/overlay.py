@@ -24,6 +24,7 @@ HOOKS = [
         "pub mod dev_printk;",
         "pub mod devres;",
         "pub mod dma;",
+        "pub mod init_ext;",
         "pub mod io;",
         "pub mod irq;",
         "pub mod module_param;",
@@ -40,7 +41,9 @@ HOOKS = [
     ]),
     ("kernel/sync.rs", "//", None, [
         "pub mod bh;",
+        "pub mod completion;",
         "pub mod rcu;",
+        "pub use completion::Completion;",
     ]),
     ("kernel/net.rs", "//", None, [
         "pub mod dev;",
@@ -49,6 +52,7 @@ HOOKS = [
         "pub mod skbuff;",
     ]),
     ("helpers/helpers.c", "//", None, [
+        '#include "completion.c"',
         '#include "delay.c"',
         '#include "dma.c"',
         '#include "io.c"',
@@ -57,6 +61,7 @@ HOOKS = [
         '#include "rcu.c"',
     ]),
     ("bindings/bindings_helper.h", "/*", None, [
+        "#include <linux/completion.h>",
         "#include <linux/delay.h>",
         "#include <linux/dma-mapping.h>",
         "#include <linux/interrupt.h>",

@@ -142,6 +142,24 @@ stage "kernel"
 bg_wait timeout --foreground "$(budget 3000)" "$REPO/scripts/build-kernel.sh" ||
 	die "kernel build failed or ran out of the time budget"
 
+# Our kernel-crate files (the overlay) must compile without a warning from rustc or clippy;
+# build-kernel.sh recompiles the crate with CLIPPY=1 on every run.
+ours=$(cd "$REPO/rust" && find . -type f | sed 's|^\./|rust/|')
+kdiags=$(awk '/^(warning|error)(\[[A-Za-z0-9_:-]+\])?:/ {msg = $0; next}
+	msg != "" && /^ *--> / {print $2 " " msg; msg = ""}' "$CACHE/kernel-build.log" |
+	while read -r loc msg; do
+		f=${loc%%:*}
+		echo "$ours" | grep -qx "$f" && echo "$loc $msg"
+	done || true)
+kdiags=$kdiags$(grep -E '^rust/helpers/[^:]+:[0-9]+:[0-9]+: (warning|error):' "$CACHE/kernel-build.log" || true)
+if ! grep -qE '^ +CLIPPY +L +rust/kernel\.o' "$CACHE/kernel-build.log" 2>/dev/null; then
+	result FAIL build/kernel-crate-no-warnings "the kernel crate was not compiled with clippy in this run (see $CACHE/kernel-build.log)"
+elif [ -n "$kdiags" ]; then
+	result FAIL build/kernel-crate-no-warnings "$(echo "$kdiags" | wc -l) diagnostics in our rust/ files: $(echo "$kdiags" | head -3 | tr '\n' '|')"
+else
+	result PASS build/kernel-crate-no-warnings "kernel crate compiled with CLIPPY=1: no warning in our $(echo "$ours" | wc -l) rust/ files"
+fi
+
 stage "module"
 modlog="$OUT/module-build.log"
 # From clean, so that every object is compiled and every diagnostic printed in this run.

@@ -146,3 +146,18 @@ struct mii_ioctl_data *rust_helper_if_mii(struct ifreq *rq)
 {
 	return if_mii(rq);
 }
+
+void *rust_helper_skb_put_data(struct sk_buff *skb, const void *data, unsigned int len)
+{
+	return skb_put_data(skb, data, len);
+}
+
+void rust_helper_netif_addr_lock_bh(struct net_device *dev)
+{
+	netif_addr_lock_bh(dev);
+}
+
+void rust_helper_netif_addr_unlock_bh(struct net_device *dev)
+{
+	netif_addr_unlock_bh(dev);
+}

@@ -40,12 +40,6 @@ impl Device {
     }
 }
 
-impl AsRef<Device> for Device {
-    fn as_ref(&self) -> &Device {
-        self
-    }
-}
-
 fn c_str_pa() -> &'static CStr {
     crate::c_str!("%pA")
 }

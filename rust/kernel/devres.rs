@@ -1,52 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Resources that live exactly as long as a device is bound to its driver.
+//! Resources that live at most as long as a device is bound to its driver.
 //!
 //! C header: [`include/linux/device.h`](srctree/include/linux/device.h)
 //!
-//! A [`Devres`] registers a device-managed action when it is made. Whichever comes first, the
-//! device being unbound or the [`Devres`] being dropped, revokes the resource and drops it; the
-//! other one then finds it gone. A driver that keeps a `Devres<Bar>` can therefore never touch a
-//! BAR after its device has been unbound: [`Revocable::try_access`] returns `None` instead.
+//! A [`Devres`] puts a resource (a mapped BAR, an interrupt, a registered interface) under the
+//! device's managed-resource list. Whichever comes first, the device being unbound or the
+//! [`Devres`] being dropped, revokes the resource and drops it, and the unbind does not finish
+//! before that drop has: nothing of the binding outlives it. Code that holds the `Devres` gets
+//! the resource with [`Devres::access`] when it can show a bound device (no cost beyond a
+//! pointer comparison), or with [`Devres::try_access`] from anywhere (an RCU read-side section,
+//! and `None` once revoked).
+//!
+//! # Compared with upstream
+//!
+//! The design is upstream's (Linux 6.15-6.16): an `Arc`-shared inner part holding the
+//! [`Revocable`] and a [`Completion`], `access` against a [`Device<Bound>`], and a drop that
+//! revokes without a grace period and takes its managed-resource entry back, or, if the unbind
+//! is already running it, tells that unbind when the resource is gone. Differences: 6.12 has
+//! no `devm_remove_action_nowarn`, and `devm_remove_action` warns when the entry is gone, so
+//! this uses a devres entry of its own (`devres_alloc` / `devres_add` / `devres_destroy`,
+//! whose "not found" is silent); and the resource is given by value, not as an initialiser.
 
 use crate::alloc::Flags;
-use crate::device::Device;
-use crate::error::{to_result, Result};
-use crate::revocable::Revocable;
-use crate::sync::Arc;
-use crate::{bindings, c_str};
+use crate::device::{Bound, Device};
+use crate::error::{code::*, Result};
+use crate::init::InPlaceInit;
+use crate::revocable::{Revocable, RevocableGuard};
+use crate::sync::{Arc, Completion};
+use crate::types::ARef;
+use crate::{bindings, c_str, pin_init};
 use core::ffi::c_void;
-use core::ops::Deref;
+use macros::pin_data;
 
-/// A resource bound to a device's bound lifetime.
+#[pin_data]
+struct Inner<T> {
+    dev: ARef<Device>,
+    #[pin]
+    data: Revocable<T>,
+    /// Completed by [`Devres::drop`] once it has dropped the resource, for an unbind that found
+    /// it already being revoked.
+    #[pin]
+    revoked: Completion,
+}
+
+/// A resource tied to a device's binding.
 ///
 /// # Invariants
 ///
-/// While the device-managed action registered in [`Devres::new`] has not run, it owns one
-/// reference to `self.0`, leaked with [`Arc::into_raw`] and reclaimed by [`Devres::callback`].
-pub struct Devres<T>(Arc<Revocable<T>>);
+/// While the devres entry added in [`Devres::new`] is on the device's list, it holds a pointer
+/// made by [`Arc::into_raw`] from a clone of `self.0`, which owns that reference; the entry's
+/// release function ([`Devres::release`]) or [`Devres::drop`] (after taking the entry off the
+/// list) reclaims it, exactly once.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::device::{Bound, Device};
+/// use kernel::devres::Devres;
+///
+/// fn keep(dev: &Device<Bound>) -> Result {
+///     let d = Devres::new(dev, 42u32, GFP_KERNEL)?;
+///     // With the bound device at hand: no RCU section.
+///     assert_eq!(*d.access(dev)?, 42);
+///     // From anywhere: `None` once the device is unbound.
+///     assert_eq!(d.try_access().map(|v| *v), Some(42));
+///     Ok(())
+/// }
+/// ```
+///
+/// The resource must be `'static`: the entry may outlive the `Devres` if that is leaked.
+pub struct Devres<T: Send + 'static>(Arc<Inner<T>>);
 
-impl<T: Send + Sync + 'static> Devres<T> {
-    /// Binds `data` to `dev`'s bound lifetime. On failure `data` is dropped.
-    pub fn new(dev: &Device, data: T, flags: Flags) -> Result<Self> {
-        let inner = Arc::new(Revocable::new(data), flags)?;
-        let raw = inner.clone().into_raw();
-        // SAFETY: `dev` is a valid, bound device (we hold a reference to it); `callback` matches
-        // the action signature and accepts exactly the pointer we pass.
-        let ret = unsafe {
-            bindings::__devm_add_action(
-                dev.as_raw(),
-                Some(Self::callback),
-                raw as *mut c_void,
+impl<T: Send + 'static> Devres<T> {
+    /// Ties `data` to `dev`'s binding. On failure `data` is dropped.
+    pub fn new(dev: &Device<Bound>, data: T, flags: Flags) -> Result<Self> {
+        let inner = Arc::pin_init(
+            pin_init!(Inner {
+                dev: dev.into(),
+                data: Revocable::new(data),
+                revoked <- Completion::new(),
+            }),
+            flags,
+        )?;
+        // SAFETY: `release` has the `dr_release_t` signature; the entry holds one pointer, and
+        // the name is `'static`. NUMA_NO_NODE is -1.
+        let node = unsafe {
+            bindings::__devres_alloc_node(
+                Some(Self::release),
+                core::mem::size_of::<*const Inner<T>>(),
+                flags.as_raw(),
+                -1,
                 c_str!("rust_devres").as_char_ptr(),
             )
         };
-        if let Err(e) = to_result(ret) {
-            // SAFETY: the action was not registered, so the reference leaked above is ours again.
-            drop(unsafe { Arc::from_raw(raw) });
-            return Err(e);
+        if node.is_null() {
+            return Err(ENOMEM);
         }
-        // INVARIANT: the action now owns the leaked reference.
+        let raw = Arc::into_raw(inner.clone());
+        // SAFETY: `node` points to a fresh entry of one pointer's size (allocated above, suitably
+        // aligned for any type by the devres allocator), which we initialise before adding it.
+        unsafe {
+            node.cast::<*const Inner<T>>().write(raw);
+            bindings::devres_add(dev.as_raw(), node);
+        }
+        // INVARIANT: the entry is on the list and owns the reference leaked just above.
         Ok(Self(inner))
     }
 
@@ -56,25 +114,79 @@ impl<T: Send + Sync + 'static> Devres<T> {
     ///
     /// Called only by the C core, with arguments that are valid, as that callback's C
     /// documentation promises, for the duration of the call.
-    unsafe extern "C" fn callback(ptr: *mut c_void) {
-        // SAFETY: `ptr` came from `Arc::into_raw` in `new` and the devres core runs the action
-        // exactly once, so we reclaim that reference exactly once.
-        let inner = unsafe { Arc::<Revocable<T>>::from_raw(ptr.cast()) };
-        inner.revoke();
+    unsafe extern "C" fn release(_dev: *mut bindings::device, res: *mut c_void) {
+        // SAFETY: `res` is one of our entries, holding the pointer leaked in `new`; the devres
+        // core runs the release once, after taking the entry off the list, so we reclaim that
+        // reference exactly once (type invariant).
+        let inner = unsafe { Arc::from_raw(res.cast::<*const Inner<T>>().read()) };
+        if !inner.data.revoke() {
+            // `Devres::drop` revokes concurrently: the unbind must not finish before the
+            // resource is gone.
+            inner.revoked.wait_for_completion();
+        }
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn matches(
+        _dev: *mut bindings::device,
+        res: *mut c_void,
+        data: *mut c_void,
+    ) -> i32 {
+        // SAFETY: the core passes entries allocated with our `release`, which all hold a pointer.
+        let p = unsafe { res.cast::<*const Inner<T>>().read() };
+        i32::from(p.cast::<c_void>() == data.cast_const())
+    }
+
+    /// The resource, given proof that the device is bound: `dev` must be the device this
+    /// [`Devres`] was made for ([`EINVAL`] otherwise).
+    pub fn access<'a>(&'a self, dev: &'a Device<Bound>) -> Result<&'a T> {
+        if self.0.dev.as_raw() != dev.as_raw() {
+            return Err(EINVAL);
+        }
+        // SAFETY: the resource is revoked only by the unbind of `dev` or by dropping `self`;
+        // `dev` is bound for `'a` and `self` is borrowed for `'a`.
+        Ok(unsafe { self.0.data.access() })
+    }
+
+    /// The resource inside an RCU read-side section (do not sleep holding the guard), or `None`
+    /// once it has been revoked.
+    pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
+        self.0.data.try_access()
     }
 }
 
-impl<T> Deref for Devres<T> {
-    type Target = Revocable<T>;
-
-    fn deref(&self) -> &Revocable<T> {
-        &self.0
-    }
-}
-
-impl<T> Drop for Devres<T> {
+impl<T: Send + 'static> Drop for Devres<T> {
     fn drop(&mut self) {
-        // Drop the resource now rather than at unbind; the action will find it revoked.
-        self.0.revoke();
+        // SAFETY: every reference to the resource borrows `self` (`access`, `try_access`), and
+        // `self` is being dropped, so none exists: no grace period is needed.
+        if !unsafe { self.0.data.revoke_nosync() } {
+            // The unbind's release already did it.
+            return;
+        }
+        let ptr: *const Inner<T> = &*self.0;
+        // SAFETY: the device is valid (we hold a reference); `release` and `matches` are the
+        // functions the entry was made with; `matches` compares the stored pointer with `ptr`.
+        let ret = unsafe {
+            bindings::devres_destroy(
+                self.0.dev.as_raw(),
+                Some(Self::release),
+                Some(Self::matches),
+                ptr as *mut c_void,
+            )
+        };
+        if ret == 0 {
+            // SAFETY: the entry was on the list and is now destroyed without its release
+            // running, so the reference it owned (type invariant) is ours to drop.
+            drop(unsafe { Arc::from_raw(ptr) });
+        } else {
+            // The unbind took the entry off the list and runs (or will run) its release, which
+            // waits for this.
+            self.0.revoked.complete_all();
+        }
     }
 }

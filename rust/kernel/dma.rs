@@ -9,13 +9,24 @@
 //! [`dma_struct!`](crate::dma_struct)) and are only accessed with volatile reads and writes of
 //! single fields ([`dma_read!`](crate::dma_read), [`dma_write!`](crate::dma_write)), bounds
 //! checked, so a driver never does pointer arithmetic. [`wmb`] and [`rmb`] order those accesses
-//! against the device.
+//! against the device. Allocating needs a [`Bound`] device: DMA memory belongs to a binding.
 //!
-//! Streaming mappings of packet buffers are in [`crate::net::skbuff::MappedSkb`].
+//! Streaming mappings of packet buffers are in [`crate::net::skbuff`].
+//!
+//! # Compared with upstream
+//!
+//! As Linux 6.15-6.18: `CoherentAllocation<T: AsBytes + FromBytes>` allocated for a
+//! `Device<Bound>`, `dma_read!`/`dma_write!` field projections, an `unsafe` mask setter taking
+//! a [`DmaMask`]. Differences: the accessors return `Result` for an out-of-range index instead
+//! of using `build_assert!`-style indexing, and also take an array element (`field[i]`),
+//! bounds checked; the caller's expressions (allocation, index, value) are evaluated outside the
+//! macros' `unsafe` blocks; the mask setter is a function, not a trait method on bus devices,
+//! and PCI drivers declare their mask instead of calling it (see
+//! [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)).
 
 use crate::alloc::Flags;
 use crate::bindings;
-use crate::device::Device;
+use crate::device::{Bound, Device};
 use crate::error::{code::*, to_result, Result};
 use crate::transmute::{AsBytes, FromBytes};
 use crate::types::ARef;
@@ -23,18 +34,54 @@ use crate::types::ARef;
 /// A bus address, as the device sees memory.
 pub type DmaAddr = bindings::dma_addr_t;
 
-/// Sets the streaming and coherent DMA masks of `dev` to `bits` bits.
-pub fn set_mask_and_coherent(dev: &Device, bits: u32) -> Result {
-    if bits == 0 || bits > 64 {
-        return Err(EINVAL);
+/// A DMA mask: how many low address bits the device can drive.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::dma::DmaMask;
+///
+/// assert_eq!(DmaMask::new::<32>().value(), 0xffff_ffff);
+/// assert_eq!(DmaMask::new::<64>().value(), u64::MAX);
+/// assert!(DmaMask::try_new(65).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DmaMask(u64);
+
+impl DmaMask {
+    /// A mask of `N` bits (1 to 64, checked at build time).
+    pub const fn new<const N: u32>() -> Self {
+        const {
+            assert!(N >= 1 && N <= 64, "a DMA mask has 1 to 64 bits");
+        }
+        Self(if N == 64 { u64::MAX } else { (1u64 << N) - 1 })
     }
-    let mask = if bits == 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    // SAFETY: `dev` is a valid device.
-    to_result(unsafe { bindings::dma_set_mask_and_coherent(dev.as_raw(), mask) })
+
+    /// A mask of `n` bits; [`EINVAL`] unless `n` is 1 to 64.
+    pub const fn try_new(n: u32) -> Result<Self> {
+        if n == 0 || n > 64 {
+            return Err(EINVAL);
+        }
+        Ok(Self(if n == 64 { u64::MAX } else { (1u64 << n) - 1 }))
+    }
+
+    /// The mask.
+    pub const fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Sets the streaming and coherent DMA masks of `dev`.
+///
+/// # Safety
+///
+/// No DMA allocation or mapping may be made for `dev` concurrently, and none may exist that the
+/// new mask does not cover (the DMA API does not re-check them). Calling it in a driver's bind
+/// path before anything is allocated, as [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)
+/// does, meets this.
+pub unsafe fn set_mask_and_coherent(dev: &Device, mask: DmaMask) -> Result {
+    // SAFETY: `dev` is a valid device; the caller rules out races with allocations.
+    to_result(unsafe { bindings::dma_set_mask_and_coherent(dev.as_raw(), mask.value()) })
 }
 
 /// Orders CPU writes to DMA memory before later writes (such as a doorbell or a descriptor's
@@ -67,7 +114,7 @@ pub fn rmb() {
 ///     struct Desc { status: u16, size: u16, addr: u32 }
 /// }
 ///
-/// # fn test(dev: &kernel::device::Device) -> Result {
+/// # fn test(dev: &kernel::device::Device<kernel::device::Bound>) -> Result {
 /// let ring = CoherentAllocation::<Desc>::alloc_coherent(dev, 4, GFP_KERNEL)?;
 /// dma_write!(ring, 2, size = 1522)?;
 /// assert_eq!(dma_read!(ring, 2, size)?, 1522);
@@ -91,7 +138,7 @@ unsafe impl<T: AsBytes + FromBytes + Sync> Sync for CoherentAllocation<T> {}
 
 impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
     /// Allocates `count` zeroed elements of coherent memory for `dev`.
-    pub fn alloc_coherent(dev: &Device, count: usize, flags: Flags) -> Result<Self> {
+    pub fn alloc_coherent(dev: &Device<Bound>, count: usize, flags: Flags) -> Result<Self> {
         let size = count
             .checked_mul(core::mem::size_of::<T>())
             .filter(|s| *s > 0)
@@ -112,7 +159,7 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
         }
         // INVARIANT: a successful allocation of `count` elements.
         Ok(Self {
-            dev: dev.into(),
+            dev: ARef::from(&**dev),
             dma_handle,
             count,
             cpu_addr: cpu.cast(),
@@ -188,32 +235,41 @@ impl<T: AsBytes + FromBytes> Drop for CoherentAllocation<T> {
 }
 
 /// Reads a field of element `$idx` of a [`CoherentAllocation`]: `dma_read!(ring, i, a.b)`.
-/// Evaluates to `Result<FieldType>`; out-of-range indices give [`EINVAL`].
+/// Evaluates to `Result<FieldType>`; out-of-range indices give [`EINVAL`]. The allocation and
+/// the index are evaluated before, and outside, the macro's `unsafe` block.
 #[macro_export]
 macro_rules! dma_read {
-    ($alloc:expr, $idx:expr, $($field:tt)+) => {{
+    ($alloc:expr, $idx:expr, $($field:ident).+) => {{
         let alloc = &$alloc;
-        match alloc.item_from_index($idx) {
+        let idx: usize = $idx;
+        match alloc.item_from_index(idx) {
             Ok(item) => {
                 // SAFETY: `item` points to a valid element of `alloc` (bounds checked above);
-                // `addr_of!` projects to one of its fields without creating a reference.
-                Ok(unsafe { alloc.field_read(::core::ptr::addr_of!((*item).$($field)+)) })
+                // `addr_of!` projects to one of its fields (named by identifiers only) without
+                // creating a reference, and the projection is read with a volatile load.
+                Ok(unsafe { alloc.field_read(::core::ptr::addr_of!((*item).$($field).+)) })
             }
             Err(e) => Err(e),
         }
     }};
 }
 
-/// Writes a field of element `$idx` of a [`CoherentAllocation`]: `dma_write!(ring, i, a.b = v)`.
-/// Evaluates to `Result`.
+/// Writes a field of element `$idx` of a [`CoherentAllocation`]: `dma_write!(ring, i, a.b = v)`,
+/// or one element of an array field: `dma_write!(ring, i, a.b[k] = v)`. Evaluates to `Result`;
+/// an out-of-range `i` or `k` gives [`EINVAL`]. The allocation, indices and value are evaluated
+/// before, and outside, the macro's `unsafe` blocks.
 #[macro_export]
 macro_rules! dma_write {
     ($alloc:expr, $idx:expr, $($field:ident).+ = $val:expr) => {{
         let alloc = &$alloc;
-        match alloc.item_from_index($idx) {
+        let idx: usize = $idx;
+        let val = $val;
+        match alloc.item_from_index(idx) {
             Ok(item) => {
                 // SAFETY: as in `dma_read!`.
-                unsafe { alloc.field_write(::core::ptr::addr_of_mut!((*item).$($field).+), $val) };
+                let field = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
+                // SAFETY: `field` points into an element returned by `item_from_index`.
+                unsafe { alloc.field_write(field, val) };
                 Ok(())
             }
             Err(e) => Err(e),
@@ -221,15 +277,36 @@ macro_rules! dma_write {
     }};
     ($alloc:expr, $idx:expr, $($field:ident).+ [$i:expr] = $val:expr) => {{
         let alloc = &$alloc;
-        match alloc.item_from_index($idx) {
+        let idx: usize = $idx;
+        let i: usize = $i;
+        let val = $val;
+        match alloc.item_from_index(idx) {
             Ok(item) => {
-                // SAFETY: as in `dma_read!`; indexing a place checks `$i` against the array.
-                unsafe {
-                    alloc.field_write(::core::ptr::addr_of_mut!((*item).$($field).+[$i]), $val)
-                };
-                Ok(())
+                // SAFETY: as in `dma_read!`.
+                let array = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
+                match $crate::dma::array_element(array, i) {
+                    Ok(elem) => {
+                        // SAFETY: `elem` is an element, bounds checked, of an array field of
+                        // an element returned by `item_from_index`.
+                        unsafe { alloc.field_write(elem, val) };
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         }
     }};
+}
+
+/// Element `i` of the array at `array`, or [`EINVAL`] if `i` is out of range. For
+/// [`dma_write!`](crate::dma_write).
+#[doc(hidden)]
+pub fn array_element<E, const N: usize>(array: *mut [E; N], i: usize) -> Result<*mut E> {
+    if i >= N {
+        return Err(EINVAL);
+    }
+    // `wrapping_add` keeps this free of `unsafe`: for an in-range `i` the result is the element
+    // the caller's (unsafe) projection guarantees to exist.
+    Ok(array.cast::<E>().wrapping_add(i))
 }

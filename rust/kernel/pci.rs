@@ -5,19 +5,46 @@
 //! C header: [`include/linux/pci.h`](srctree/include/linux/pci.h)
 //!
 //! A driver implements [`Driver`], names its devices with [`pci_device_table!`] and is declared
-//! with [`module_pci_driver!`]. `probe` receives the [`Device`] and the table entry's information;
-//! the driver's state it returns is owned by the PCI core until the device is unbound, when it is
-//! dropped. Register windows come from [`Device::iomap_region_sized`] as a [`Bar`] inside a
-//! [`Devres`], so they are unmapped when the device is unbound even if a reference survives.
+//! with [`module_pci_driver!`]. `probe` gets the [`Device`] in the [`Core`] context and the
+//! table entry's information, and returns an initialiser of the driver's per-device state,
+//! which the PCI core owns (pinned) until the device is unbound, when it is dropped. The other
+//! bus callbacks (shutdown, system sleep, error recovery) are optional trait methods; the
+//! tables the C side wants are built only for those a driver implements.
+//!
+//! Register windows come from [`Device::iomap_region_sized`] as a [`Bar`] inside a [`Devres`],
+//! so they are unmapped when the device is unbound even if a reference survives; the legacy
+//! interrupt line comes from [`Device::irq_request`]. Both need a [`Bound`] device. The DMA
+//! mask a driver declares in [`Driver::DMA_MASK`] is set before its `probe` runs, when nothing
+//! can have allocated or mapped DMA memory for the device yet, which is what makes setting it
+//! sound (see [`dma::set_mask_and_coherent`]).
+//!
+//! # Compared with upstream
+//!
+//! Like Linux 6.18's `pci.rs`: `Device<Ctx>` with the `Normal`/`Bound`/`Core` contexts,
+//! `probe` returning `impl PinInit<Self, Error>`, the driver data pinned in the PCI core,
+//! `Bar` in a `Devres`, device-ID tables exported to modpost. Differences: the driver's
+//! `IdInfo` table is a `[(DeviceId, Info)]` constant rather than upstream's `IdArray`; there
+//! is no `unbind` hook (the driver data's `Drop` is the remove path); `shutdown`, the system
+//! sleep callbacks and the AER error handlers are `#[vtable]` methods here (upstream 6.18 has
+//! none of them yet); the DMA mask is a trait constant applied by the abstraction, because
+//! this project's drivers hold no `unsafe` and upstream's setter is `unsafe`; and only the
+//! legacy INTx line is offered (no MSI vectors: the 8255x has none).
+//!
+//! [`Core`]: device::Core
+//! [`Bound`]: device::Bound
+//! [`dma::set_mask_and_coherent`]: crate::dma::set_mask_and_coherent
 
 use crate::alloc::{flags::GFP_KERNEL, KBox};
-use crate::device;
+use crate::device::{self, Bound, Core, DeviceContext, Normal};
 use crate::devres::Devres;
-use crate::error::{code::*, from_result, to_result, Result};
+use crate::dma::DmaMask;
+use crate::error::{code::*, from_result, to_result, Error, Result};
+use crate::init::{InPlaceInit, PinInit};
 use crate::io::{Io, IoRaw};
+use crate::irq::IrqRequest;
 use crate::str::CStr;
 use crate::types::{ARef, AlwaysRefCounted, Opaque};
-use crate::{bindings, ThisModule};
+use crate::{bindings, macros::vtable, ThisModule};
 use core::ffi::c_int;
 use core::marker::PhantomData;
 use core::ops::Deref;
@@ -242,11 +269,96 @@ macro_rules! pci_device_table {
     };
 }
 
+/// The state of a device's PCI channel, as error recovery reports it (`pci_channel_state_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelState {
+    /// I/O works.
+    Normal,
+    /// I/O to the device is blocked until a reset.
+    Frozen,
+    /// The device is gone for good.
+    PermanentFailure,
+}
+
+impl ChannelState {
+    fn from_raw(s: bindings::pci_channel_state_t) -> Self {
+        match s {
+            1 => Self::Normal,
+            2 => Self::Frozen,
+            _ => Self::PermanentFailure,
+        }
+    }
+}
+
+/// What a driver's error-recovery callback asks for (`pci_ers_result_t`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErsResult {
+    /// No opinion.
+    None,
+    /// The driver can recover without a slot reset.
+    CanRecover,
+    /// The driver needs the slot reset.
+    NeedReset,
+    /// The device cannot be recovered.
+    Disconnect,
+    /// The driver has recovered the device.
+    Recovered,
+}
+
+impl ErsResult {
+    fn into_raw(self) -> bindings::pci_ers_result_t {
+        match self {
+            Self::None => bindings::pci_ers_result_PCI_ERS_RESULT_NONE,
+            Self::CanRecover => bindings::pci_ers_result_PCI_ERS_RESULT_CAN_RECOVER,
+            Self::NeedReset => bindings::pci_ers_result_PCI_ERS_RESULT_NEED_RESET,
+            Self::Disconnect => bindings::pci_ers_result_PCI_ERS_RESULT_DISCONNECT,
+            Self::Recovered => bindings::pci_ers_result_PCI_ERS_RESULT_RECOVERED,
+        }
+    }
+}
+
 /// A PCI driver.
 ///
-/// The value `probe` returns is the driver's per-device state. It is dropped when the device is
-/// unbound (driver removal, device removal or module unload), which is where a driver undoes what
-/// `probe` did: implement [`Drop`] on it.
+/// The value `probe` initialises is the driver's per-device state. It is dropped when the
+/// device is unbound (driver removal, device removal or module unload), which is where a driver
+/// undoes what `probe` did: implement [`Drop`] on it. Every bus callback gets the device in the
+/// [`Core`](device::Core) context (the device lock is held) and the state by shared reference.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::device::Core;
+/// use kernel::pci::{self, DeviceId};
+///
+/// struct Dummy;
+///
+/// const IDS: [(DeviceId, ()); 1] = [(DeviceId::from_id(0xffff, 0xfffe), ())];
+/// kernel::pci_device_table!(DUMMY_IDS, doctest_pci_driver, (), IDS);
+///
+/// #[vtable]
+/// impl pci::Driver for Dummy {
+///     type IdInfo = ();
+///     const NAME: &'static CStr = kernel::c_str!("doctest_pci_driver");
+///     const ID_TABLE: pci::IdTable<()> = DUMMY_IDS;
+///
+///     fn probe(_pdev: &pci::Device<Core>, _info: &'static ()) -> impl PinInit<Self, Error> {
+///         Dummy
+///     }
+///
+///     fn shutdown(&self, _pdev: &pci::Device<Core>) {}
+/// }
+///
+/// // Doctests are built into the kernel, where the owning module is none, as for built-in
+/// // drivers.
+/// // SAFETY: for built-in code `THIS_MODULE` is null.
+/// static BUILT_IN: kernel::ThisModule = unsafe { kernel::ThisModule::from_ptr(core::ptr::null_mut()) };
+///
+/// // Registering binds nothing (no such device) and unregistering undoes it.
+/// let reg = pci::Registration::<Dummy>::new(&BUILT_IN)?;
+/// drop(reg);
+/// # Ok::<(), Error>(())
+/// ```
+#[vtable]
 pub trait Driver: Send + Sync + Sized + 'static {
     /// Per-entry information in [`Driver::ID_TABLE`].
     type IdInfo: 'static + Sync;
@@ -257,8 +369,40 @@ pub trait Driver: Send + Sync + Sized + 'static {
     /// The devices this driver binds.
     const ID_TABLE: IdTable<Self::IdInfo>;
 
-    /// Binds `dev`, matched by the table entry whose information is `info`.
-    fn probe(dev: &Device, info: &'static Self::IdInfo) -> Result<Pin<KBox<Self>>>;
+    /// The streaming and coherent DMA mask to set before `probe`, if not the PCI default (32
+    /// bits). If the platform cannot do it, the device is not probed.
+    const DMA_MASK: Option<DmaMask> = None;
+
+    /// Binds `pdev`, matched by the table entry whose information is `info`.
+    fn probe(pdev: &Device<Core>, info: &'static Self::IdInfo) -> impl PinInit<Self, Error>;
+
+    /// The system is going down (reboot, power off, kexec): quiesce the device, and arm it for
+    /// wake-up if it should.
+    fn shutdown(&self, _pdev: &Device<Core>) {}
+
+    /// System sleep: save what resume needs and quiesce the device. Also used for hibernation's
+    /// freeze and power-off, as C's `SIMPLE_DEV_PM_OPS` does.
+    fn suspend(&self, _pdev: &Device<Core>) -> Result {
+        Ok(())
+    }
+
+    /// Wake from system sleep (and hibernation's thaw and restore).
+    fn resume(&self, _pdev: &Device<Core>) -> Result {
+        Ok(())
+    }
+
+    /// AER: an error was detected on the device's channel.
+    fn error_detected(&self, _pdev: &Device<Core>, _state: ChannelState) -> ErsResult {
+        ErsResult::None
+    }
+
+    /// AER: the slot was reset; bring the hardware back.
+    fn slot_reset(&self, _pdev: &Device<Core>) -> ErsResult {
+        ErsResult::None
+    }
+
+    /// AER: recovery is over; resume normal operation.
+    fn error_resume(&self, _pdev: &Device<Core>) {}
 }
 
 /// A registered PCI driver; unregistered when dropped.
@@ -279,6 +423,37 @@ unsafe impl<T: Driver> Send for Registration<T> {}
 unsafe impl<T: Driver> Sync for Registration<T> {}
 
 impl<T: Driver> Registration<T> {
+    const PM_OPS: bindings::dev_pm_ops = bindings::dev_pm_ops {
+        suspend: Some(Self::suspend_callback),
+        resume: Some(Self::resume_callback),
+        freeze: Some(Self::suspend_callback),
+        thaw: Some(Self::resume_callback),
+        poweroff: Some(Self::suspend_callback),
+        restore: Some(Self::resume_callback),
+        // SAFETY: all-zero is a valid `dev_pm_ops`: every other callback `None`.
+        ..unsafe { core::mem::zeroed() }
+    };
+
+    const ERR_HANDLERS: bindings::pci_error_handlers = bindings::pci_error_handlers {
+        error_detected: if T::HAS_ERROR_DETECTED {
+            Some(Self::error_detected_callback)
+        } else {
+            None
+        },
+        slot_reset: if T::HAS_SLOT_RESET {
+            Some(Self::slot_reset_callback)
+        } else {
+            None
+        },
+        resume: if T::HAS_ERROR_RESUME {
+            Some(Self::error_resume_callback)
+        } else {
+            None
+        },
+        // SAFETY: all-zero is a valid `pci_error_handlers`: every other callback `None`.
+        ..unsafe { core::mem::zeroed() }
+    };
+
     /// Registers `T` with the PCI core on behalf of `module`.
     pub fn new(module: &'static ThisModule) -> Result<Self> {
         let drv = KBox::new(Opaque::<bindings::pci_driver>::uninit(), GFP_KERNEL)?;
@@ -286,15 +461,25 @@ impl<T: Driver> Registration<T> {
         // SAFETY: all-zero is a valid `struct pci_driver` (integers, pointers and optional
         // callbacks); `raw` points to memory we own.
         unsafe { raw.write(core::mem::zeroed()) };
-        // SAFETY: `raw` was just initialised and nothing else references it yet.
+        // SAFETY: `raw` was just initialised and nothing else references it yet; the tables
+        // are constants promoted to `'static`.
         unsafe {
             (*raw).name = T::NAME.as_char_ptr();
             (*raw).id_table = T::ID_TABLE.as_ptr();
             (*raw).probe = Some(Self::probe_callback);
             (*raw).remove = Some(Self::remove_callback);
+            if T::HAS_SHUTDOWN {
+                (*raw).shutdown = Some(Self::shutdown_callback);
+            }
+            if T::HAS_SUSPEND || T::HAS_RESUME {
+                (*raw).driver.pm = &Self::PM_OPS;
+            }
+            if T::HAS_ERROR_DETECTED || T::HAS_SLOT_RESET || T::HAS_ERROR_RESUME {
+                (*raw).err_handler = &Self::ERR_HANDLERS;
+            }
         }
-        // SAFETY: `raw` is a fully initialised driver whose name and table are `'static`; it is
-        // unregistered in `drop` before the box is freed.
+        // SAFETY: `raw` is a fully initialised driver whose name and tables are `'static`; it
+        // is unregistered in `drop` before the box is freed.
         to_result(unsafe {
             bindings::__pci_register_driver(raw, module.as_ptr(), T::NAME.as_char_ptr())
         })?;
@@ -303,6 +488,18 @@ impl<T: Driver> Registration<T> {
             drv,
             _p: PhantomData,
         })
+    }
+
+    /// The driver state of a bound device.
+    ///
+    /// # Safety
+    ///
+    /// `pdev` must be bound to this driver (between a successful probe and remove), and the
+    /// reference must not outlive the binding.
+    unsafe fn data<'a>(pdev: *mut bindings::pci_dev) -> Option<&'a T> {
+        // SAFETY: `pdev` is valid (caller); a bound device's drvdata is the pointer
+        // `probe_callback` stored, to a pinned `T` that lives until `remove_callback`.
+        unsafe { bindings::pci_get_drvdata(pdev).cast::<T>().as_ref() }
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -315,16 +512,22 @@ impl<T: Driver> Registration<T> {
         pdev: *mut bindings::pci_dev,
         id: *const bindings::pci_device_id,
     ) -> c_int {
+        // SAFETY: the PCI core passes a valid device and calls `probe` with its lock held.
+        let dev = unsafe { Device::<Core>::from_raw(pdev) };
         from_result(|| {
-            // SAFETY: the PCI core passes a valid device that stays alive, and bound to us, for
-            // the duration of `probe`.
-            let dev = unsafe { Device::from_raw(pdev) };
             // SAFETY: `id` points to an entry of our table or to a dynamic ID whose
             // `driver_data` the core checked against our table.
             let index = unsafe { (*id).driver_data };
             let info = T::ID_TABLE.info(index).ok_or(EINVAL)?;
-            let data = T::probe(dev, info)?;
-            // SAFETY: we never move the driver's state out of the box; it is turned back into a
+            if let Some(mask) = T::DMA_MASK {
+                let d: &device::Device = dev.as_ref();
+                // SAFETY: the driver's `probe` has not run yet, so nothing can have allocated
+                // or mapped DMA memory for this device through it, and it is the device's only
+                // driver.
+                unsafe { crate::dma::set_mask_and_coherent(d, mask) }?;
+            }
+            let data = KBox::pin_init(T::probe(dev, info), GFP_KERNEL)?;
+            // SAFETY: the state is never moved out of the box; it is turned back into a
             // `Pin<KBox<T>>` in `remove_callback`.
             let raw = KBox::into_raw(unsafe { Pin::into_inner_unchecked(data) });
             // SAFETY: `pdev` is valid (see above).
@@ -345,12 +548,120 @@ impl<T: Driver> Registration<T> {
         if raw.is_null() {
             return;
         }
-        // SAFETY: a non-null drvdata was set by `probe_callback` from `KBox::into_raw`, and
-        // `remove` runs once per successful `probe`.
-        let data = unsafe { KBox::from_raw(raw) };
-        // SAFETY: `pdev` is valid; clear the now-dangling pointer.
+        // SAFETY: `pdev` is valid; the pointer is about to dangle.
         unsafe { bindings::pci_set_drvdata(pdev, core::ptr::null_mut()) };
-        drop(data);
+        // SAFETY: a non-null drvdata was set by `probe_callback` from `KBox::into_raw` of a
+        // pinned box, and `remove` runs once per successful `probe`.
+        drop(unsafe { Pin::new_unchecked(KBox::from_raw(raw)) });
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn shutdown_callback(pdev: *mut bindings::pci_dev) {
+        // SAFETY: shutdown runs with the device lock held, on a device that may be bound.
+        let (dev, data) = unsafe { (Device::<Core>::from_raw(pdev), Self::data(pdev)) };
+        if let Some(t) = data {
+            t.shutdown(dev);
+        }
+    }
+
+    /// The PCI device and driver state behind a `struct device` of ours.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be the `struct device` of a PCI device in a PM callback of this driver (lock
+    /// held, device bound).
+    unsafe fn from_dev<'a>(dev: *mut bindings::device) -> (&'a Device<Core>, Option<&'a T>) {
+        // SAFETY: our PM callbacks are only installed on PCI drivers, so `dev` is embedded in
+        // a `pci_dev`.
+        let pdev = unsafe { crate::container_of!(dev, bindings::pci_dev, dev) }.cast_mut();
+        // SAFETY: see above; the callback holds the device lock on a bound device.
+        unsafe { (Device::<Core>::from_raw(pdev), Self::data(pdev)) }
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn suspend_callback(dev: *mut bindings::device) -> c_int {
+        // SAFETY: a system-sleep callback of our driver.
+        let (pdev, data) = unsafe { Self::from_dev(dev) };
+        from_result(|| {
+            if let Some(t) = data {
+                t.suspend(pdev)?;
+            }
+            Ok(0)
+        })
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn resume_callback(dev: *mut bindings::device) -> c_int {
+        // SAFETY: a system-sleep callback of our driver.
+        let (pdev, data) = unsafe { Self::from_dev(dev) };
+        from_result(|| {
+            if let Some(t) = data {
+                t.resume(pdev)?;
+            }
+            Ok(0)
+        })
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn error_detected_callback(
+        pdev: *mut bindings::pci_dev,
+        state: bindings::pci_channel_state_t,
+    ) -> bindings::pci_ers_result_t {
+        // SAFETY: error recovery calls this with the device lock held.
+        let (dev, data) = unsafe { (Device::<Core>::from_raw(pdev), Self::data(pdev)) };
+        data.map_or(ErsResult::None, |t| {
+            t.error_detected(dev, ChannelState::from_raw(state))
+        })
+        .into_raw()
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn slot_reset_callback(
+        pdev: *mut bindings::pci_dev,
+    ) -> bindings::pci_ers_result_t {
+        // SAFETY: as in `error_detected_callback`.
+        let (dev, data) = unsafe { (Device::<Core>::from_raw(pdev), Self::data(pdev)) };
+        data.map_or(ErsResult::None, |t| t.slot_reset(dev))
+            .into_raw()
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn error_resume_callback(pdev: *mut bindings::pci_dev) {
+        // SAFETY: as in `error_detected_callback`.
+        let (dev, data) = unsafe { (Device::<Core>::from_raw(pdev), Self::data(pdev)) };
+        if let Some(t) = data {
+            t.error_resume(dev);
+        }
     }
 }
 
@@ -391,35 +702,36 @@ macro_rules! module_pci_driver {
     };
 }
 
-/// A PCI device.
+/// A PCI device, in context `Ctx` (see [`device`]).
 ///
 /// # Invariants
 ///
-/// The wrapped `struct pci_dev` is valid for as long as the reference to `Device` is: either the
-/// PCI core keeps it alive across a callback, or an [`ARef<Device>`] holds a reference count.
+/// The wrapped `struct pci_dev` is valid for as long as the reference to this `Device` is, and
+/// what `Ctx` claims holds for that long: either the PCI core keeps it so across a callback, or
+/// an [`ARef<Device>`] holds a reference count (`Normal` only).
 #[repr(transparent)]
-pub struct Device(Opaque<bindings::pci_dev>);
+pub struct Device<Ctx: DeviceContext = Normal>(Opaque<bindings::pci_dev>, PhantomData<Ctx>);
 
-impl Device {
-    /// Borrows a C `struct pci_dev`.
+impl<Ctx: DeviceContext> Device<Ctx> {
+    /// Borrows a C `struct pci_dev` in context `Ctx`.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and stay alive for `'a`.
-    pub unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Self {
-        // SAFETY: `Device` is a transparent wrapper; the caller vouches for the lifetime.
+    /// `ptr` must be valid for `'a`, and what `Ctx` claims must hold for `'a`.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Self {
+        // SAFETY: transparent wrapper; the caller vouches for the lifetime and context.
         unsafe { &*ptr.cast() }
     }
 
     /// The C `struct pci_dev`.
-    pub fn as_raw(&self) -> *mut bindings::pci_dev {
+    pub(crate) fn as_raw(&self) -> *mut bindings::pci_dev {
         self.0.get()
     }
 
     /// The device's name on the bus (`0000:00:03.0`).
     pub fn name(&self) -> &CStr {
-        // SAFETY: the device is valid; `dev_name` returns its NUL-terminated name, which does not
-        // change while the device is bound.
+        // SAFETY: the device is valid; `dev_name` returns its NUL-terminated name, set at
+        // enumeration and unchanged while the device exists.
         unsafe {
             CStr::from_char_ptr(bindings::dev_name(core::ptr::addr_of!(
                 (*self.as_raw()).dev
@@ -427,7 +739,7 @@ impl Device {
         }
     }
 
-    /// The legacy (INTx) interrupt line.
+    /// The legacy (INTx) interrupt line's number (0 if none).
     pub fn irq(&self) -> u32 {
         // SAFETY: the device is valid; `irq` is set at enumeration.
         unsafe { (*self.as_raw()).irq }
@@ -470,7 +782,9 @@ impl Device {
         let flags = unsafe { bindings::pci_resource_flags(self.as_raw(), bar as c_int) };
         flags & (bindings::IORESOURCE_MEM as usize) != 0
     }
+}
 
+impl Device<Core> {
     /// Enables the device (I/O and memory decoding). Managed: the device is disabled again when
     /// it is unbound from the driver.
     pub fn enable_device(&self) -> Result {
@@ -480,16 +794,18 @@ impl Device {
 
     /// Lets the device master the bus (do DMA).
     pub fn set_master(&self) {
-        // SAFETY: the device is valid.
+        // SAFETY: the device is valid; bus callbacks may change its command register.
         unsafe { bindings::pci_set_master(self.as_raw()) };
     }
 
     /// Stops the device mastering the bus.
     pub fn clear_master(&self) {
-        // SAFETY: the device is valid.
+        // SAFETY: as for `set_master`.
         unsafe { bindings::pci_clear_master(self.as_raw()) };
     }
+}
 
+impl Device<Bound> {
     /// Requests BAR `bar` for `name` and maps it; the mapping must be at least `SIZE` bytes.
     ///
     /// The returned [`Devres`] revokes (unmaps and releases) the BAR when the device is unbound
@@ -500,15 +816,83 @@ impl Device {
         name: &'static CStr,
     ) -> Result<Devres<Bar<SIZE>>> {
         let b = Bar::<SIZE>::new(self.into(), bar, name)?;
-        Devres::new(self.as_ref(), b, GFP_KERNEL)
+        let d: &device::Device<Bound> = self.as_ref();
+        Devres::new(d, b, GFP_KERNEL)
+    }
+
+    /// The legacy (INTx) interrupt line, for [`irq::Registration`](crate::irq::Registration);
+    /// [`ENODEV`] if the device has none.
+    pub fn irq_request(&self) -> Result<IrqRequest<'_>> {
+        let irq = self.irq();
+        if irq == 0 {
+            return Err(ENODEV);
+        }
+        let d: &device::Device<Bound> = self.as_ref();
+        // SAFETY: `irq` is the device's own INTx line, set up by the PCI core.
+        Ok(unsafe { IrqRequest::new(d, irq) })
     }
 }
 
-impl AsRef<device::Device> for Device {
-    fn as_ref(&self) -> &device::Device {
+impl Deref for Device<Core> {
+    type Target = Device<Bound>;
+
+    fn deref(&self) -> &Device<Bound> {
+        // SAFETY: a device in a bus callback holding its lock is bound for the borrow; same
+        // layout.
+        unsafe { &*(self as *const Self).cast() }
+    }
+}
+
+impl Deref for Device<Bound> {
+    type Target = Device;
+
+    fn deref(&self) -> &Device {
+        // SAFETY: every context claims at least what `Normal` does; same layout.
+        unsafe { &*(self as *const Self).cast() }
+    }
+}
+
+impl<Ctx: DeviceContext> AsRef<device::Device<Ctx>> for Device<Ctx> {
+    fn as_ref(&self) -> &device::Device<Ctx> {
         // SAFETY: the `struct device` embedded in a valid `pci_dev` is valid for as long as the
-        // `pci_dev` is.
-        unsafe { device::Device::as_ref(core::ptr::addr_of_mut!((*self.as_raw()).dev)) }
+        // `pci_dev` is, in the same context.
+        unsafe { device::Device::<Ctx>::from_raw(core::ptr::addr_of_mut!((*self.as_raw()).dev)) }
+    }
+}
+
+impl AsRef<device::Device<Bound>> for Device<Core> {
+    fn as_ref(&self) -> &device::Device<Bound> {
+        let d: &device::Device<Core> = self.as_ref();
+        d
+    }
+}
+
+impl AsRef<device::Device> for Device<Core> {
+    fn as_ref(&self) -> &device::Device {
+        let d: &device::Device<Core> = self.as_ref();
+        d.as_ref()
+    }
+}
+
+impl AsRef<device::Device> for Device<Bound> {
+    fn as_ref(&self) -> &device::Device {
+        let d: &device::Device<Bound> = self.as_ref();
+        d.as_ref()
+    }
+}
+
+// (`Normal` has the blanket `From<&T> for ARef<T>`.)
+impl From<&Device<Core>> for ARef<Device> {
+    fn from(dev: &Device<Core>) -> Self {
+        let d: &Device = dev;
+        ARef::from(d)
+    }
+}
+
+impl From<&Device<Bound>> for ARef<Device> {
+    fn from(dev: &Device<Bound>) -> Self {
+        let d: &Device = dev;
+        ARef::from(d)
     }
 }
 
@@ -525,11 +909,12 @@ unsafe impl AlwaysRefCounted for Device {
     }
 }
 
-// SAFETY: a `pci_dev` may be used and released from any thread.
+// SAFETY: a `pci_dev` may be used and released from any thread; only the `Normal` context may
+// be owned.
 unsafe impl Send for Device {}
 // SAFETY: the methods taking `&self` read fields fixed at enumeration or call into C functions
-// that do their own locking.
-unsafe impl Sync for Device {}
+// that do their own locking; sharing a context reference does not extend it.
+unsafe impl<Ctx: DeviceContext> Sync for Device<Ctx> {}
 
 /// A requested and mapped PCI BAR, at least `SIZE` bytes long.
 ///

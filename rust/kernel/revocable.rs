@@ -86,6 +86,34 @@ impl<T> Revocable<T> {
         unsafe { ManuallyDrop::drop(&mut *self.data.get()) };
         true
     }
+
+    /// Like [`Revocable::revoke`], without waiting for a grace period.
+    ///
+    /// # Safety
+    ///
+    /// No reference to the object may exist: no [`RevocableGuard`] and nothing returned by
+    /// [`Revocable::access`] (as when the only way to them borrows something being dropped).
+    pub unsafe fn revoke_nosync(&self) -> bool {
+        if !self.available.swap(false, Ordering::AcqRel) {
+            return false;
+        }
+        // SAFETY: as in `revoke`; the caller guarantees no reader exists, so no grace period
+        // needs to pass.
+        unsafe { ManuallyDrop::drop(&mut *self.data.get()) };
+        true
+    }
+
+    /// The object, without the RCU read-side section of [`Revocable::try_access`].
+    ///
+    /// # Safety
+    ///
+    /// The object must not be revoked while the returned reference lives (as when revocation
+    /// happens only at a device's unbind and the caller proves the device bound for `'_`).
+    pub unsafe fn access(&self) -> &T {
+        // SAFETY: not revoked for the reference's lifetime (the caller's guarantee), so the data
+        // is initialised and not dropped (type invariant).
+        unsafe { &*self.data.get() }
+    }
 }
 
 impl<T> Drop for Revocable<T> {

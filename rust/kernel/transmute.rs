@@ -43,8 +43,12 @@ unsafe impl<T: FromBytes, const N: usize> FromBytes for [T; N] {}
 unsafe impl<T: AsBytes, const N: usize> AsBytes for [T; N] {}
 
 /// Declares a `#[repr(C)]` structure of plain-data fields and implements [`FromBytes`] and
-/// [`AsBytes`] for it, after proving at compile time that every field is itself both and that
-/// the fields leave no padding.
+/// [`AsBytes`] for it, after proving at compile time that every field is itself both, that the
+/// fields leave no padding, and that each field is aligned for its type.
+///
+/// Only doc comments may be given as attributes: a `#[repr(packed)]` (or any other attribute)
+/// does not match the macro, since packing would misalign the fields the volatile DMA
+/// accessors read. The alignment check catches it even if it got through.
 ///
 /// # Examples
 ///
@@ -62,19 +66,25 @@ unsafe impl<T: AsBytes, const N: usize> AsBytes for [T; N] {}
 ///
 /// A structure with padding, such as `struct Bad { a: u8, b: u32 }`, does not build: the
 /// size check fails at compile time.
+///
+/// # Compared with upstream
+///
+/// Upstream (Linux 6.15 and later) has `FromBytes`/`AsBytes` as `unsafe` traits that drivers
+/// implement themselves, justified by a comment; this macro proves the two properties
+/// instead, so a driver needs no `unsafe impl`.
 #[macro_export]
 macro_rules! dma_struct {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:expr])*
         $vis:vis struct $name:ident {
-            $( $(#[$fmeta:meta])* $fvis:vis $field:ident : $fty:ty ),* $(,)?
+            $( $(#[doc = $fdoc:expr])* $fvis:vis $field:ident : $fty:ty ),* $(,)?
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[repr(C)]
         #[derive(Clone, Copy)]
         $vis struct $name {
-            $( $(#[$fmeta])* $fvis $field: $fty ),*
+            $( $(#[doc = $fdoc])* $fvis $field: $fty ),*
         }
 
         const _: () = {
@@ -84,6 +94,12 @@ macro_rules! dma_struct {
                 ::core::mem::size_of::<$name>() == 0 $( + ::core::mem::size_of::<$fty>() )*,
                 concat!(stringify!($name), " has padding")
             );
+            $(
+                ::core::assert!(
+                    ::core::mem::offset_of!($name, $field) % ::core::mem::align_of::<$fty>() == 0,
+                    concat!(stringify!($name), ".", stringify!($field), " is misaligned")
+                );
+            )*
         };
 
         // SAFETY: every field is `FromBytes` (checked above), and a `#[repr(C)]` structure

@@ -5,16 +5,44 @@
 //! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h)
 //!
 //! A driver implements [`Operations`] (and [`ethtool::Operations`](super::ethtool::Operations))
-//! on its shared device state `T` and creates a [`Registration`], which allocates an Ethernet
-//! `net_device`, keeps an [`Arc<T>`] in its private area and registers it. Every callback gets
-//! `&T` and the [`Device`]. Dropping the registration unregisters the device (running `stop` if
-//! it is up, and waiting until no callback is running) and only then releases the `Arc<T>`.
+//! on its shared device state `T` and registers an Ethernet device for it with
+//! [`Registration::register`], which allocates the `net_device`, keeps an [`Arc<T>`] in its
+//! private area, registers it, and hands the registration back inside a [`Devres`]: it is
+//! unregistered when the driver drops it or, at the latest, when the parent device is unbound.
+//! Every callback therefore runs while the parent is bound, and [`Device::parent`] says so in
+//! its type (what DMA mappings and [`Devres::access`] need).
+//!
+//! The registration owns what C drivers juggle by hand around `open` and `stop`: the
+//! interrupt line (requested, named after the interface, just before `open`; freed just after
+//! `stop`), the NAPI context (enabled before `open`, disabled before `stop`, completed by the
+//! abstraction when a poll did less than its budget) and a service work item (cancelled after
+//! `stop`). Rules that C states in comments are types here:
+//!
+//! - the transmit buffer is a [`TxSkb`] branded with the call, so the only buffer a driver can
+//!   return as [`TxOutcome::Busy`] is the one it was given;
+//! - NAPI's poll-only operations are on the [`Poll`] the poll callback gets;
+//! - the multicast list can only be read through an [`AddrList`], which exists while the
+//!   address-list lock is held (given to `set_rx_mode`, or taken with [`Device::lock_addrs`]);
+//! - disabling NAPI for a reset needs an [`RtnlGuard`] and is undone when its [`NapiOff`] guard
+//!   drops.
+//!
+//! # Compared with upstream
+//!
+//! Upstream Rust has no `net_device` abstraction as of Linux 6.18 (only the PHY abstraction of
+//! netdev is upstream); this one is ours, shaped after upstream's bus abstractions (a
+//! `#[vtable]` trait, a registration tied to the parent's binding through `Devres`).
+//!
+//! [`TxSkb`]: super::skbuff::TxSkb
+//! [`Poll`]: super::napi::Poll
 
-use super::napi::Napi;
-use super::skbuff::SkBuff;
-use crate::device;
+use super::napi::Poll;
+use super::skbuff::{SkBuff, TxSkb};
+use crate::alloc::{flags::GFP_KERNEL, KBox};
+use crate::device::{self, Bound};
+use crate::devres::Devres;
 use crate::error::{code::*, from_result, to_result, Result};
-use crate::irq::{self, IrqReturn};
+use crate::init::InPlaceInit;
+use crate::irq::{self, IrqRequest, IrqReturn};
 use crate::str::CStr;
 use crate::sync::Arc;
 use crate::types::Opaque;
@@ -22,7 +50,9 @@ use crate::{bindings, macros::vtable};
 use core::cell::UnsafeCell;
 use core::ffi::{c_int, c_void};
 use core::marker::PhantomData;
+use core::pin::Pin;
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// An Ethernet hardware address.
 pub type MacAddr = [u8; 6];
@@ -43,11 +73,41 @@ pub fn is_valid_ether_addr(addr: &MacAddr) -> bool {
     unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
 }
 
-/// Holds the RTNL lock (the networking configuration lock) until dropped.
+/// A random, locally administered unicast address (for hardware without a usable one).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::{is_valid_ether_addr, random_ether_addr};
+///
+/// let a = random_ether_addr();
+/// assert!(is_valid_ether_addr(&a));
+/// assert_eq!(a[0] & 0x02, 0x02); // locally administered
+/// ```
+pub fn random_ether_addr() -> MacAddr {
+    let mut mac = [0u8; 6];
+    // SAFETY: `mac` is 6 writable bytes.
+    unsafe { bindings::eth_random_addr(mac.as_mut_ptr()) };
+    mac
+}
+
+/// Holds the RTNL lock (the networking configuration lock) until dropped: the proof some
+/// operations ask for.
 ///
 /// # Invariants
 ///
 /// The lock was taken by `rtnl_trylock` when the guard was made and is released in `drop`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::rtnl_try_lock;
+///
+/// if let Some(rtnl) = rtnl_try_lock() {
+///     // Interface configuration cannot change here.
+///     drop(rtnl);
+/// }
+/// ```
 pub struct RtnlGuard(PhantomData<*mut ()>);
 
 /// Takes the RTNL lock if it is free. Work that may run while `stop` waits for it (as
@@ -69,37 +129,44 @@ impl Drop for RtnlGuard {
     }
 }
 
-/// A random, locally administered unicast address (for hardware without a usable one).
-pub fn random_ether_addr() -> MacAddr {
-    let mut mac = [0u8; 6];
-    // SAFETY: `mac` is 6 writable bytes.
-    unsafe { bindings::eth_random_addr(mac.as_mut_ptr()) };
-    mac
-}
-
-/// A network device.
+/// A network device registered by a [`Registration`].
 ///
 /// # Invariants
 ///
-/// The wrapped `net_device` is valid for the lifetime of the reference: callbacks get one from
-/// the core, which keeps the device alive across them.
+/// The wrapped `net_device` was made by [`Registration::register`] (its private area starts
+/// with a `PrivHeader`) and stays registered for as long as the reference lives; a registration
+/// lives only while its parent device is bound. References are only made by this module: in
+/// callbacks (the core keeps the device alive across them) and from a live [`Registration`].
 #[repr(transparent)]
 pub struct Device(Opaque<bindings::net_device>);
 
+// SAFETY: the methods taking `&self` may run on any thread at once: they call C functions that
+// are safe concurrently (queue and carrier state are atomic bit operations; BQL and NAPI
+// scheduling are designed for it) or read fields the core updates atomically.
+unsafe impl Sync for Device {}
+
 impl Device {
-    /// Borrows a C `net_device`.
+    /// Borrows a device made by [`Registration::register`].
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid for `'a`.
-    pub unsafe fn from_raw<'a>(ptr: *const bindings::net_device) -> &'a Self {
-        // SAFETY: `Device` is a transparent wrapper; the caller vouches for validity.
+    /// `ptr` must be a device made by [`Registration::register`] (for any `T`) that stays
+    /// registered for `'a`.
+    pub(crate) unsafe fn from_raw<'a>(ptr: *const bindings::net_device) -> &'a Self {
+        // SAFETY: `Device` is a transparent wrapper; the caller vouches for the rest (type
+        // invariant).
         unsafe { &*ptr.cast() }
     }
 
     /// The C `net_device`.
-    pub fn as_raw(&self) -> *mut bindings::net_device {
+    pub(crate) fn as_raw(&self) -> *mut bindings::net_device {
         self.0.get()
+    }
+
+    fn header(&self) -> *mut PrivHeader {
+        // SAFETY: the private area of every device made by `Registration` starts with a
+        // `PrivHeader` (type invariant); `netdev_priv` only computes its address.
+        unsafe { bindings::netdev_priv(self.as_raw()).cast() }
     }
 
     /// The interface name (`eth0`, ...).
@@ -107,6 +174,14 @@ impl Device {
         // SAFETY: `name` is a NUL-terminated array in a valid device; it is only rewritten under
         // RTNL when the device is renamed, and always stays NUL-terminated.
         unsafe { CStr::from_char_ptr((*self.as_raw()).name.as_ptr()) }
+    }
+
+    /// The parent (bus) device, bound for as long as this reference lives: a registration
+    /// lives only while its parent is bound (type invariant).
+    pub fn parent(&self) -> &device::Device<Bound> {
+        // SAFETY: the parent was set at registration and outlives the registration; it is
+        // bound while the registration lives (type invariant), which covers `self`'s lifetime.
+        unsafe { device::Device::<Bound>::from_raw((*self.as_raw()).dev.parent) }
     }
 
     /// The device's current hardware address.
@@ -117,10 +192,10 @@ impl Device {
         mac
     }
 
-    /// Sets the device's hardware address. Call with RTNL held (as in `set_mac_address`) or
-    /// before registration.
-    pub fn set_mac_addr(&self, addr: &MacAddr) {
-        // SAFETY: the device is valid and `addr` is 6 readable bytes.
+    /// Sets the device's hardware address; RTNL held (the `set_mac_address` adapter) or before
+    /// registration.
+    fn set_mac_addr(&self, addr: &MacAddr) {
+        // SAFETY: the device is valid and `addr` is 6 readable bytes; callers hold RTNL.
         unsafe { bindings::eth_hw_addr_set(self.as_raw(), addr.as_ptr()) };
     }
 
@@ -196,20 +271,78 @@ impl Device {
         unsafe { bindings::netdev_reset_queue(self.as_raw()) };
     }
 
-    /// The number of multicast addresses subscribed. Call from `set_rx_mode`.
-    pub fn mc_count(&self) -> usize {
-        // SAFETY: the device is valid.
-        unsafe { bindings::netdev_mc_count(self.as_raw()) as usize }
+    /// Takes the address-list lock (bottom halves disabled) for reading the multicast list
+    /// outside `set_rx_mode`.
+    pub fn lock_addrs(&self) -> AddrListGuard<'_> {
+        // SAFETY: the device is valid; released in `AddrListGuard::drop`.
+        unsafe { bindings::netif_addr_lock_bh(self.as_raw()) };
+        // INVARIANT: locked just above, until the guard drops.
+        AddrListGuard(AddrList { dev: self })
     }
 
-    /// Calls `f` with each subscribed multicast address. Call from `set_rx_mode`, where the
-    /// core holds the address-list lock that keeps the list stable.
-    pub fn for_each_mc_addr(&self, mut f: impl FnMut(&MacAddr)) {
-        // SAFETY: the device is valid and the caller holds the address-list lock, so the list
-        // and its entries stay as they are for the walk; each entry's `addr` holds at least
-        // `ETH_ALEN` bytes for an Ethernet device.
+    /// Schedules the NAPI poll (unless scheduled already or disabled); returns whether this call
+    /// scheduled it. Any context; typically the interrupt handler.
+    pub fn napi_schedule(&self) -> bool {
+        // SAFETY: the NAPI context in the header was added at registration and is deleted only
+        // when the device is freed.
+        unsafe { bindings::napi_schedule(core::ptr::addr_of_mut!((*self.header()).napi)) }
+    }
+
+    /// Disables NAPI until the returned guard drops, waiting for a running poll: for a reset
+    /// under RTNL while the interface is up. `None` if the interface is not running, or NAPI is
+    /// already disabled this way.
+    pub fn napi_disable<'a>(&'a self, _rtnl: &'a RtnlGuard) -> Option<NapiOff<'a>> {
+        // SAFETY: the header is valid (type invariant).
+        let off = unsafe { &(*self.header()).napi_off };
+        if !self.is_running() || off.swap(true, Ordering::Relaxed) {
+            return None;
+        }
+        // SAFETY: the interface is up and RTNL is held for `'a`, so NAPI is enabled (by
+        // `open`) and stays so until `stop`, which cannot run without RTNL; `napi_off` rules
+        // out a second disable.
+        unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*self.header()).napi)) };
+        // INVARIANT: disabled just above, under RTNL held for `'a`.
+        Some(NapiOff { dev: self })
+    }
+
+    /// Runs the driver's [`Operations::service`] in process context after `delay_ms`
+    /// milliseconds (or moves an already pending run to then). Callable from any context.
+    pub fn schedule_service(&self, delay_ms: u32) {
+        // SAFETY: the work item is initialised in `Registration::register` and disabled before
+        // the device is freed.
         unsafe {
-            let head = core::ptr::addr_of_mut!((*self.as_raw()).mc.list);
+            bindings::mod_delayed_work(
+                bindings::system_wq,
+                core::ptr::addr_of_mut!((*self.header()).work),
+                crate::time::msecs_to_jiffies(delay_ms),
+            )
+        };
+    }
+}
+
+/// The device's address lists, while the address-list lock is held.
+///
+/// # Invariants
+///
+/// The address-list lock of `dev` is held for `'a`.
+pub struct AddrList<'a> {
+    dev: &'a Device,
+}
+
+impl AddrList<'_> {
+    /// The number of multicast addresses subscribed.
+    pub fn mc_count(&self) -> usize {
+        // SAFETY: the device is valid and the list stable (type invariant).
+        unsafe { bindings::netdev_mc_count(self.dev.as_raw()) as usize }
+    }
+
+    /// Calls `f` with each subscribed multicast address.
+    pub fn for_each_mc(&self, mut f: impl FnMut(&MacAddr)) {
+        // SAFETY: the device is valid and the lock held (type invariant), so the list and its
+        // entries stay as they are for the walk; each entry's `addr` holds at least `ETH_ALEN`
+        // bytes for an Ethernet device.
+        unsafe {
+            let head = core::ptr::addr_of_mut!((*self.dev.as_raw()).mc.list);
             let mut pos = (*head).next;
             while pos != head {
                 let ha = crate::container_of!(pos, bindings::netdev_hw_addr, list);
@@ -220,83 +353,45 @@ impl Device {
             }
         }
     }
+}
 
-    /// The device's NAPI context.
-    pub fn napi(&self) -> &Napi {
-        // SAFETY: every device made by `Registration` has a `Priv` with an added NAPI context,
-        // deleted only when the device is freed.
-        unsafe { Napi::from_raw(core::ptr::addr_of_mut!((*self.priv_raw()).napi)) }
+/// Holds the address-list lock (taken with [`Device::lock_addrs`]) until dropped. Not
+/// [`Send`]: it is released on the CPU that took it.
+pub struct AddrListGuard<'a>(AddrList<'a>);
+
+impl<'a> core::ops::Deref for AddrListGuard<'a> {
+    type Target = AddrList<'a>;
+
+    fn deref(&self) -> &AddrList<'a> {
+        &self.0
     }
+}
 
-    /// Runs the driver's [`Operations::service`] in process context after `delay_ms`
-    /// milliseconds (or moves an already pending run to then). Callable from any context.
-    pub fn schedule_service(&self, delay_ms: u32) {
-        // SAFETY: the work item is initialised in `Registration::register` and cancelled before
-        // the device is freed.
+impl Drop for AddrListGuard<'_> {
+    fn drop(&mut self) {
+        // SAFETY: taken in `Device::lock_addrs` (type invariant of `AddrList`).
+        unsafe { bindings::netif_addr_unlock_bh(self.0.dev.as_raw()) };
+    }
+}
+
+/// NAPI disabled by [`Device::napi_disable`]; re-enabled on drop.
+///
+/// # Invariants
+///
+/// NAPI of `dev` was disabled by `napi_disable`, with RTNL held for `'a`.
+pub struct NapiOff<'a> {
+    dev: &'a Device,
+}
+
+impl Drop for NapiOff<'_> {
+    fn drop(&mut self) {
+        let h = self.dev.header();
+        // SAFETY: disabled by us, RTNL still held (type invariant): enable it again, once.
         unsafe {
-            bindings::mod_delayed_work(
-                bindings::system_wq,
-                core::ptr::addr_of_mut!((*self.priv_raw()).work),
-                crate::time::msecs_to_jiffies(delay_ms),
-            )
-        };
+            bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi));
+            (*h).napi_off.store(false, Ordering::Relaxed);
+        }
     }
-
-    fn priv_raw(&self) -> *mut PrivHeader {
-        // SAFETY: every device made by `Registration` starts its private area with a
-        // `PrivHeader`.
-        unsafe { bindings::netdev_priv(self.as_raw()).cast() }
-    }
-}
-
-/// The start of the private area of a device made by [`Registration`]; the driver state pointer
-/// follows in `Priv<T>`.
-#[repr(C)]
-struct PrivHeader {
-    napi: bindings::napi_struct,
-    work: bindings::delayed_work,
-}
-
-#[repr(C)]
-struct Priv<T: Operations> {
-    header: PrivHeader,
-    dev: *mut bindings::net_device,
-    data: *const T,
-    /// The interrupt line while the device is open; touched only by the open/stop trampolines,
-    /// which the core serialises under RTNL, and by `Registration::drop`.
-    irq: UnsafeCell<Option<irq::Registration<NetdevIrq<T>>>>,
-    reg: RegInfo,
-}
-
-/// Interrupt settings, fixed at registration.
-struct RegInfo {
-    irq: Option<u32>,
-    irq_name: &'static CStr,
-}
-
-/// The interrupt handler data of an open device: its `net_device`.
-struct NetdevIrq<T: Operations> {
-    dev: *mut bindings::net_device,
-    _p: PhantomData<T>,
-}
-
-// SAFETY: the pointer is only used to reach the device and its `Sync` driver state.
-unsafe impl<T: Operations> Send for NetdevIrq<T> {}
-// SAFETY: see above.
-unsafe impl<T: Operations> Sync for NetdevIrq<T> {}
-
-impl<T: Operations> irq::Handler for NetdevIrq<T> {
-    fn handle_irq(&self) -> IrqReturn {
-        // SAFETY: the line is requested only while the device is open and freed before it is
-        // freed, so the device and its state are valid here.
-        let (d, t) = unsafe { (Device::from_raw(self.dev), &*(*priv_of::<T>(self.dev)).data) };
-        t.interrupt(d)
-    }
-}
-
-fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
-    // SAFETY: `netdev_priv` only computes an address inside the device.
-    unsafe { bindings::netdev_priv(dev).cast() }
 }
 
 impl Device {
@@ -343,28 +438,88 @@ macro_rules! netdev_info {
     };
 }
 
-impl AsRef<device::Device> for Device {
-    fn as_ref(&self) -> &device::Device {
-        // SAFETY: the embedded `struct device` is valid as long as the `net_device` is.
-        unsafe { device::Device::as_ref(core::ptr::addr_of_mut!((*self.as_raw()).dev)) }
+/// The start of the private area of a device made by [`Registration`]; the driver state pointer
+/// follows in `Priv<T>`.
+#[repr(C)]
+struct PrivHeader {
+    napi: bindings::napi_struct,
+    work: bindings::delayed_work,
+    /// NAPI is disabled by a [`NapiOff`] guard.
+    napi_off: AtomicBool,
+}
+
+#[repr(C)]
+struct Priv<T: Operations> {
+    header: PrivHeader,
+    dev: *mut bindings::net_device,
+    data: *const T,
+    /// The interrupt while the device is open; touched only by the open/stop adapters, which
+    /// the core serialises under RTNL, and by `Registration::drop`.
+    irq: UnsafeCell<Option<IrqBox<T>>>,
+    /// The interrupt line to request at `open`, from the registration's [`IrqRequest`].
+    irq_line: Option<u32>,
+}
+
+/// The interrupt registration of an open device.
+type IrqBox<T> = Pin<KBox<irq::Registration<NetdevIrq<T>>>>;
+
+/// The interrupt handler of an open device.
+///
+/// # Invariants
+///
+/// `dev` is a device registered by `Registration<T>`; the handler is registered only while
+/// the device is open, and freed before the device is.
+struct NetdevIrq<T: Operations> {
+    dev: *mut bindings::net_device,
+    _p: PhantomData<T>,
+}
+
+// SAFETY: the pointer is only used to reach the device and its `Sync` driver state, which any
+// CPU may do while the handler is registered (type invariant).
+unsafe impl<T: Operations> Send for NetdevIrq<T> {}
+// SAFETY: see above.
+unsafe impl<T: Operations> Sync for NetdevIrq<T> {}
+
+impl<T: Operations> irq::Handler for NetdevIrq<T> {
+    fn handle(&self) -> IrqReturn {
+        // SAFETY: the device is registered and valid while the handler is (type invariant).
+        let (d, t) = unsafe { (Device::from_raw(self.dev), state::<T>(self.dev)) };
+        t.interrupt(d)
     }
 }
 
-/// What `start_xmit` did with a buffer.
-pub enum TxOutcome {
-    /// The buffer was queued to the hardware or freed; the driver owns what is left of it.
+fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
+    // SAFETY: `netdev_priv` only computes an address inside the device.
+    unsafe { bindings::netdev_priv(dev).cast() }
+}
+
+/// The driver state of `dev`.
+///
+/// # Safety
+///
+/// `dev` must be a device created by `Registration::<T>::register` and not yet freed.
+unsafe fn state<'a, T: Operations>(dev: *const bindings::net_device) -> &'a T {
+    // SAFETY: by the caller's guarantee the private area is our `Priv<T>` holding a leaked
+    // `Arc<T>`, which is reclaimed only after the device is unregistered and no callback can run.
+    unsafe { &*(*priv_of::<T>(dev)).data }
+}
+
+/// What `start_xmit` did with its buffer.
+pub enum TxOutcome<'a> {
+    /// The driver took the buffer: queued to the hardware, or dropped.
     Ok,
-    /// No room: the queue is stopped and the stack is to retry this buffer later.
-    Busy(SkBuff),
+    /// No room: the queue is stopped, and the stack is to retry this buffer later.
+    Busy(TxSkb<'a>),
 }
 
 /// A network device's operations (`struct net_device_ops`), implemented on the driver's shared
 /// per-device state.
 ///
 /// Callbacks run in the contexts the C core documents: `open`, `stop`, `set_mac_address` and
-/// `eth_ioctl` in process context under RTNL; `start_xmit` with the TX queue lock held, softirqs
-/// off; `set_rx_mode` with the address-list lock held (atomic); `tx_timeout` from the TX
-/// watchdog timer (atomic); `get_stats64` from any context.
+/// the MII calls in process context under RTNL; `start_xmit` with the TX queue lock held,
+/// softirqs off (or, under netpoll, interrupts off); `set_rx_mode` with the address-list lock
+/// held (atomic); `tx_timeout` from the TX watchdog timer (atomic); `get_stats64` from any
+/// context; `interrupt` in hard-IRQ context; `poll` in softirq context (or netpoll's).
 #[vtable]
 pub trait Operations: Send + Sync + Sized + 'static {
     /// Brings the interface up (`ip link set up`).
@@ -373,14 +528,16 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// Brings the interface down.
     fn stop(&self, dev: &Device) -> Result;
 
-    /// Transmits `skb`.
-    fn start_xmit(&self, dev: &Device, skb: SkBuff) -> TxOutcome;
+    /// Transmits `skb`: map it and queue it, or drop it, and return [`TxOutcome::Ok`]; or, with
+    /// no room, stop the queue and return it as [`TxOutcome::Busy`].
+    fn start_xmit<'a>(&self, dev: &Device, skb: TxSkb<'a>) -> TxOutcome<'a>;
 
     /// Fills the interface statistics.
     fn get_stats64(&self, _dev: &Device, _stats: &mut bindings::rtnl_link_stats64) {}
 
-    /// Applies the unicast/multicast/promiscuous filter state of `dev`.
-    fn set_rx_mode(&self, _dev: &Device) {}
+    /// Applies the unicast/multicast/promiscuous filter state of `dev`; `addrs` is the list the
+    /// core holds locked.
+    fn set_rx_mode(&self, _dev: &Device, _addrs: &AddrList<'_>) {}
 
     /// Changes the hardware address to `addr` (already checked to be a valid unicast address).
     fn set_mac_address(&self, _dev: &Device, _addr: &MacAddr) -> Result {
@@ -410,21 +567,23 @@ pub trait Operations: Send + Sync + Sized + 'static {
         Err(EOPNOTSUPP)
     }
 
-    /// Handles an interrupt (hard-IRQ context). The line in [`Config::irq`] is requested just
-    /// before `open` and freed just after `stop`.
+    /// Handles an interrupt (hard-IRQ context). The line given at registration is requested
+    /// just before `open` and freed just after `stop`.
     fn interrupt(&self, _dev: &Device) -> IrqReturn {
         IrqReturn::None
     }
 
-    /// NAPI poll: does at most `budget` units of receive work, and returns how many it did.
-    /// Runs in softirq context; the NAPI context is enabled before `open` and disabled before
-    /// `stop`.
-    fn poll(&self, _dev: &Device, _napi: &Napi, _budget: i32) -> i32 {
-        0
-    }
+    /// NAPI poll: does at most `poll.budget()` units of receive work and returns how many it
+    /// did (more is taken as the budget). When that is less than the budget, the abstraction
+    /// completes NAPI and, if NAPI agrees the poll is over, calls
+    /// [`Operations::poll_complete`].
+    fn poll(&self, dev: &Device, poll: &Poll<'_>) -> usize;
+
+    /// NAPI has completed after a poll: re-enable the device's interrupts (softirq context).
+    fn poll_complete(&self, _dev: &Device) {}
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
-    /// waited for) after `stop` and before the device is freed.
+    /// waited for) after `stop`, and disabled before the device is freed.
     fn service(&self, _dev: &Device) {}
 }
 
@@ -434,34 +593,34 @@ pub trait Operations: Send + Sync + Sized + 'static {
 ///
 /// `dev` was allocated by `alloc_etherdev_mqs` with a `Priv<T>` as its private area, whose
 /// `data` is an `Arc<T>` leaked with [`Arc::into_raw`], whose NAPI context is added and whose
-/// work item is initialised; the device is registered until `drop`.
+/// work item is initialised; the device is registered until `drop`. The registration is only
+/// ever handed out inside a [`Devres`] of its parent, so it is dropped before the parent's
+/// unbind completes.
 pub struct Registration<T: Operations + super::ethtool::Operations> {
     dev: NonNull<bindings::net_device>,
     _p: PhantomData<Arc<T>>,
 }
 
-// SAFETY: the registration only hands out `&Device` and `&T`, both `Sync`, and may be dropped on
-// any thread (unregistration takes RTNL and sleeps, as drop in process context allows).
+// SAFETY: a registration hands out only `&Device` (which is `Sync`) and may be dropped on any
+// thread in process context (unregistration takes RTNL and sleeps, which `Devres` and driver
+// removal allow).
 unsafe impl<T: Operations + super::ethtool::Operations> Send for Registration<T> {}
-// SAFETY: see `Send`.
+// SAFETY: `&Registration` hands out only `&Device`, which is `Sync`.
 unsafe impl<T: Operations + super::ethtool::Operations> Sync for Registration<T> {}
 
 /// Settings applied to a device before it is registered.
 pub struct Config<'a> {
-    /// The parent (bus) device.
-    pub parent: &'a device::Device,
     /// The initial hardware address.
     pub mac: MacAddr,
     /// How long a stopped, non-empty TX queue may stay so before `tx_timeout`, in jiffies.
     pub watchdog_timeo: i32,
     /// Minimum and maximum MTU.
     pub mtu_range: (u32, u32),
-    /// The (shared) interrupt line, requested while the device is open.
-    pub irq: Option<u32>,
+    /// The (shared) interrupt line, requested while the device is open and named after the
+    /// interface in `/proc/interrupts`.
+    pub irq: Option<IrqRequest<'a>>,
     /// The NAPI weight (the budget handed to `poll`).
     pub napi_weight: i32,
-    /// The name of the interrupt in `/proc/interrupts`.
-    pub irq_name: &'static CStr,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -505,9 +664,15 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         ..unsafe { core::mem::zeroed() }
     };
 
-    /// Allocates an Ethernet device with `data` as its driver state, configures it and registers
-    /// it (it gets an `eth%d` name).
-    pub fn register(cfg: Config<'_>, data: Arc<T>) -> Result<Self> {
+    /// Allocates an Ethernet device with `data` as its driver state and `parent` as its parent,
+    /// configures it and registers it (it gets an `eth%d` name). The registration comes back
+    /// inside a [`Devres`] of `parent`: dropping that unregisters the device, and so does the
+    /// parent's unbind, at the latest.
+    pub fn register(
+        parent: &device::Device<Bound>,
+        cfg: Config<'_>,
+        data: Arc<T>,
+    ) -> Result<Devres<Self>> {
         // The private area holds a `Priv<T>`; netdev private areas are `NETDEV_ALIGN` (32-byte)
         // aligned, which covers its alignment (checked at compile time).
         const { assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize) };
@@ -521,14 +686,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // private area is a zeroed, suitably aligned `Priv<T>` (allocated above), whose fields
         // are each written here before any use; the ops tables are `'static`.
         unsafe {
-            // The private area is zeroed memory: write every field before use.
             core::ptr::addr_of_mut!((*p).dev).write(raw);
             core::ptr::addr_of_mut!((*p).data).write(leaked);
             core::ptr::addr_of_mut!((*p).irq).write(UnsafeCell::new(None));
-            core::ptr::addr_of_mut!((*p).reg).write(RegInfo {
-                irq: cfg.irq,
-                irq_name: cfg.irq_name,
-            });
+            core::ptr::addr_of_mut!((*p).irq_line).write(cfg.irq.as_ref().map(|r| r.irq()));
+            core::ptr::addr_of_mut!((*p).header.napi_off).write(AtomicBool::new(false));
             bindings::init_delayed_work(
                 core::ptr::addr_of_mut!((*p).header.work),
                 Some(Self::service_callback),
@@ -541,7 +703,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             );
             (*raw).netdev_ops = &Self::NETDEV_OPS;
             (*raw).ethtool_ops = super::ethtool::Adapter::<T>::build();
-            (*raw).dev.parent = cfg.parent.as_raw();
+            (*raw).dev.parent = parent.as_raw();
             (*raw).watchdog_timeo = cfg.watchdog_timeo;
             (*raw).min_mtu = cfg.mtu_range.0;
             (*raw).max_mtu = cfg.mtu_range.1;
@@ -553,23 +715,28 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: the device is fully set up; its ops are `'static` and the state they borrow
         // lives in the private area until `drop`.
         if let Err(e) = to_result(unsafe { bindings::register_netdev(raw) }) {
-            // SAFETY: registration failed, so no callback can run: reclaim the state and free.
+            // SAFETY: registration failed, so no callback can run: free, then drop the state.
             unsafe {
-                drop(Arc::from_raw(leaked));
                 bindings::free_netdev(raw);
+                drop(Arc::from_raw(leaked));
             }
             return Err(e);
         }
-        // INVARIANT: allocated, set up and registered above.
-        Ok(Self {
-            dev,
-            _p: PhantomData,
-        })
+        // INVARIANT: allocated, set up and registered above; handed out only inside a
+        // `Devres` of `parent` (if that fails, the registration is dropped: unregistered).
+        Devres::new(
+            parent,
+            Self {
+                dev,
+                _p: PhantomData,
+            },
+            GFP_KERNEL,
+        )
     }
 
     /// The registered device.
     pub fn device(&self) -> &Device {
-        // SAFETY: the device stays allocated until `drop` (type invariant).
+        // SAFETY: made by `register` and registered until `drop` (type invariant).
         unsafe { Device::from_raw(self.dev.as_ptr()) }
     }
 
@@ -579,10 +746,8 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     ///
     /// `dev` must be a device created by `Registration::<T>::register` and not yet freed.
     pub(crate) unsafe fn data<'a>(dev: *const bindings::net_device) -> &'a T {
-        // SAFETY: by the caller's guarantee the private area is our `Priv<T>` holding a leaked
-        // `Arc<T>`, which is reclaimed only after the device is unregistered and no callback can
-        // run.
-        unsafe { &*(*priv_of::<T>(dev)).data }
+        // SAFETY: the caller's guarantee.
+        unsafe { state::<T>(dev) }
     }
 
     /// The interrupt slot of `dev`.
@@ -590,9 +755,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// # Safety
     ///
     /// As for [`Self::data`], and the caller must hold RTNL (or own the device exclusively).
-    unsafe fn irq_slot<'a>(
-        dev: *const bindings::net_device,
-    ) -> &'a mut Option<irq::Registration<NetdevIrq<T>>> {
+    unsafe fn irq_slot<'a>(dev: *const bindings::net_device) -> &'a mut Option<IrqBox<T>> {
         // SAFETY: the caller guarantees validity and exclusive access under RTNL.
         unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
     }
@@ -604,11 +767,23 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// Called only by the C core, with arguments that are valid, as that callback's C
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn poll_callback(napi: *mut bindings::napi_struct, budget: c_int) -> c_int {
-        // SAFETY: `napi` is the context embedded in one of our devices; `napi->dev` is it.
-        let (n, dev) = unsafe { (Napi::from_raw(napi), (*napi).dev) };
-        // SAFETY: the device is valid while its NAPI context runs.
+        // SAFETY: `napi` is the context embedded in one of our devices; `napi->dev` is it,
+        // valid while its NAPI context runs.
+        let dev = unsafe { (*napi).dev };
+        // SAFETY: see above.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
-        t.poll(d, n, budget)
+        // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
+        let poll = unsafe { Poll::new(napi, budget) };
+        let budget_u = usize::try_from(budget).unwrap_or(0);
+        let work = t.poll(d, &poll).min(budget_u);
+        // `work <= budget_u <= c_int::MAX`.
+        let work = work as c_int;
+        // SAFETY: completing from the context's own poll, with less work than the budget, as
+        // NAPI requires.
+        if work < budget && unsafe { bindings::napi_complete_done(napi, work) } {
+            t.poll_complete(d);
+        }
+        work
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -619,7 +794,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn service_callback(work: *mut bindings::work_struct) {
         // SAFETY: `work` is the `work` member of a `delayed_work` in the `PrivHeader` at the
-        // start of one of our devices' `Priv<T>`; the work is cancelled before the device is
+        // start of one of our devices' `Priv<T>`; the work is disabled before the device is
         // freed, so the device is valid while this runs.
         let p = unsafe {
             let dw = crate::container_of!(work, bindings::delayed_work, work);
@@ -641,29 +816,35 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call, with RTNL held.
         let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
-        // SAFETY: `reg` is written at registration and never changes.
-        let reg = unsafe { &*Self::reg_info(dev) };
+        // SAFETY: `irq_line` is written at registration and never changes.
+        let line = unsafe { (*priv_of::<T>(dev)).irq_line };
+        let napi = d.header();
         from_result(|| {
-            if let Some(line) = reg.irq {
-                let h = Arc::new(
-                    NetdevIrq::<T> {
-                        dev,
-                        _p: PhantomData,
-                    },
-                    crate::alloc::flags::GFP_KERNEL,
-                )?;
-                *slot = Some(irq::Registration::new(
-                    line,
-                    irq::flags::SHARED,
-                    reg.irq_name,
-                    h,
-                )?);
+            if let Some(line) = line {
+                // SAFETY: `line` came from an `IrqRequest` for this parent at registration.
+                let req = unsafe { IrqRequest::new(d.parent(), line) };
+                let handler = NetdevIrq::<T> {
+                    dev,
+                    _p: PhantomData,
+                };
+                // SAFETY: the name is the interface's, inside the `net_device`, which outlives
+                // the interrupt (freed in `stop_callback` or in `Registration::drop`, before the
+                // device is).
+                let init = unsafe {
+                    irq::Registration::new_named(
+                        req,
+                        irq::flags::SHARED,
+                        (*dev).name.as_ptr(),
+                        handler,
+                    )
+                };
+                *slot = Some(KBox::pin_init(init, GFP_KERNEL)?);
             }
-            // SAFETY: the NAPI context is added; enabling it while closed is its normal use.
-            unsafe { bindings::napi_enable(d.napi().as_raw()) };
+            // SAFETY: the NAPI context is added and disabled (as added, or by `stop`).
+            unsafe { bindings::napi_enable(core::ptr::addr_of_mut!((*napi).napi)) };
             if let Err(e) = t.open(d) {
                 // SAFETY: enabled just above.
-                unsafe { bindings::napi_disable(d.napi().as_raw()) };
+                unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*napi).napi)) };
                 *slot = None;
                 return Err(e);
             }
@@ -680,26 +861,16 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     unsafe extern "C" fn stop_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: as in `open_callback`.
         let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
-        // SAFETY: enabled in `open_callback`; waits for a running poll.
-        unsafe { bindings::napi_disable(d.napi().as_raw()) };
+        let h = d.header();
+        // SAFETY: enabled in `open_callback` (a `NapiOff` guard cannot be alive: it needs RTNL,
+        // which we hold); waits for a running poll.
+        unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
         let r = t.stop(d);
+        // The interrupt first: its handler may schedule the service work.
         *slot = None;
         // SAFETY: the work item is initialised; waits for a running service call.
-        unsafe {
-            bindings::cancel_delayed_work_sync(core::ptr::addr_of_mut!((*d.priv_raw()).work))
-        };
+        unsafe { bindings::cancel_delayed_work_sync(core::ptr::addr_of_mut!((*h).work)) };
         from_result(|| r.map(|()| 0))
-    }
-
-    /// The interrupt settings of `dev`.
-    ///
-    /// # Safety
-    ///
-    /// `dev` must be one of our registered devices.
-    unsafe fn reg_info(dev: *const bindings::net_device) -> *const RegInfo {
-        // SAFETY: by the caller's guarantee `Priv<T>` is there; `reg` is written before
-        // registration.
-        unsafe { core::ptr::addr_of!((*priv_of::<T>(dev)).reg) }
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -719,10 +890,22 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         };
         // SAFETY: the stack hands the buffer's ownership to `ndo_start_xmit`.
         let skb = unsafe { SkBuff::from_raw(skb) };
-        match t.start_xmit(d, skb) {
+        Self::xmit(d, t, skb)
+    }
+
+    /// The transmit itself, in a function of its own so that the [`TxSkb`] brand is this
+    /// call's lifetime and nothing else's.
+    fn xmit(d: &Device, t: &T, skb: SkBuff) -> bindings::netdev_tx_t {
+        fn call<'a, T: Operations>(d: &Device, t: &T, skb: TxSkb<'a>) -> TxOutcome<'a> {
+            t.start_xmit(d, skb)
+        }
+        // SAFETY: `skb` is this call's buffer and `call`'s lifetime parameter is local to it;
+        // no other `TxSkb` of that lifetime is made.
+        match call(d, t, unsafe { TxSkb::new(skb) }) {
             TxOutcome::Ok => bindings::netdev_tx_NETDEV_TX_OK,
             TxOutcome::Busy(skb) => {
-                // The stack keeps ownership of a buffer it gets NETDEV_TX_BUSY for.
+                // The stack keeps ownership of a buffer it gets NETDEV_TX_BUSY for; the brand
+                // makes it the buffer it gave.
                 let _ = skb.into_raw();
                 bindings::netdev_tx_NETDEV_TX_BUSY
             }
@@ -753,7 +936,9 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     unsafe extern "C" fn set_rx_mode_callback(dev: *mut bindings::net_device) {
         // SAFETY: as in `open_callback`.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
-        t.set_rx_mode(d);
+        // INVARIANT: the core calls `ndo_set_rx_mode` with the address-list lock held.
+        let addrs = AddrList { dev: d };
+        t.set_rx_mode(d, &addrs);
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -855,16 +1040,16 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
 impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
+        let p = priv_of::<T>(raw);
         // SAFETY: registered (type invariant). `unregister_netdev` stops the device if it is up
         // (freeing its interrupt and cancelling its work) and returns once no callback can run.
-        // Then nothing else references the device: cancel any work queued since, drop any
-        // interrupt, free the device (which deletes the NAPI context) and only then release the
-        // driver state, which no callback can reach any more.
+        // Then nothing else references the device: free any interrupt left, disable the work
+        // (so nothing can queue it again), free the device (which deletes the NAPI context) and
+        // only then release the driver state, which no callback can reach any more.
         unsafe {
             bindings::unregister_netdev(raw);
-            let p = priv_of::<T>(raw);
-            bindings::cancel_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
             *Self::irq_slot(raw) = None;
+            bindings::disable_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
             let leaked = (*p).data;
             bindings::free_netdev(raw);
             drop(Arc::from_raw(leaked));

@@ -7,6 +7,14 @@
 //! Implemented on the same per-device state as [`dev::Operations`](super::dev::Operations); the
 //! table is installed by [`dev::Registration`](super::dev::Registration). All callbacks run in
 //! process context with RTNL held.
+//!
+//! The `ethtool -S` names are one `'static` table, [`Operations::STATS`]: the abstraction
+//! answers the core's count and name queries from it and hands `get_ethtool_stats` a slice of
+//! exactly its length, so count, names and values cannot disagree.
+//!
+//! # Compared with upstream
+//!
+//! Upstream Rust has no `ethtool_ops` abstraction as of Linux 6.18; this one is ours.
 
 use super::dev::{Device, Operations as NetdevOperations, Registration};
 use crate::bindings;
@@ -54,14 +62,22 @@ impl DrvInfo {
     }
 }
 
-/// The string set of `ethtool -S` names.
-pub const SS_STATS: u32 = bindings::ethtool_stringset_ETH_SS_STATS;
-/// The string set of self-test names.
-pub const SS_TEST: u32 = bindings::ethtool_stringset_ETH_SS_TEST;
-/// The size of one string slot.
+/// The size of one string slot (`ETH_GSTRING_LEN`, NUL included).
 pub const STRING_LEN: usize = bindings::ETH_GSTRING_LEN as usize;
 
-/// Copies `names` into `data`, one NUL-padded [`STRING_LEN`]-byte slot each.
+/// Copies `names` into `data`, one NUL-padded [`STRING_LEN`]-byte slot each (truncated to fit).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::ethtool::{fill_strings, STRING_LEN};
+///
+/// let mut buf = [0xffu8; 2 * STRING_LEN];
+/// fill_strings(&mut buf, &["rx_packets", "tx_packets"]);
+/// assert_eq!(&buf[..11], b"rx_packets\0");
+/// assert_eq!(&buf[STRING_LEN..STRING_LEN + 10], b"tx_packets");
+/// assert!(buf[STRING_LEN + 10..].iter().all(|b| *b == 0));
+/// ```
 pub fn fill_strings(data: &mut [u8], names: &[&str]) {
     for (slot, name) in data.chunks_exact_mut(STRING_LEN).zip(names) {
         slot.fill(0);
@@ -124,15 +140,12 @@ pub trait Operations: NetdevOperations {
         0
     }
 
-    /// The number of strings in string set `sset` (`ETH_SS_STATS`, ...), or `EOPNOTSUPP`.
-    fn get_sset_count(&self, _dev: &Device, _sset: u32) -> Result<usize> {
-        Err(EOPNOTSUPP)
-    }
+    /// The `ethtool -S` names, in order (each shorter than [`STRING_LEN`]). Empty: no
+    /// `ethtool -S`.
+    const STATS: &'static [&'static str] = &[];
 
-    /// Writes the names of string set `sset`, one per [`STRING_LEN`]-byte slot of `data`.
-    fn get_strings(&self, _dev: &Device, _sset: u32, _data: &mut [u8]) {}
-
-    /// Fills the `ethtool -S` values, in the order of the `ETH_SS_STATS` strings.
+    /// Fills the `ethtool -S` values: `data` has exactly one slot per name in
+    /// [`Operations::STATS`], in that order.
     fn get_ethtool_stats(&self, _dev: &Device, _data: &mut [u64]) {}
 
     /// Fills the IEEE 802.3 MAC statistics.
@@ -165,17 +178,17 @@ impl<T: Operations> Adapter<T> {
         } else {
             None
         },
-        get_sset_count: if T::HAS_GET_SSET_COUNT {
+        get_sset_count: if !T::STATS.is_empty() {
             Some(Self::get_sset_count_callback)
         } else {
             None
         },
-        get_strings: if T::HAS_GET_STRINGS {
+        get_strings: if !T::STATS.is_empty() {
             Some(Self::get_strings_callback)
         } else {
             None
         },
-        get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
+        get_ethtool_stats: if !T::STATS.is_empty() {
             Some(Self::get_ethtool_stats_callback)
         } else {
             None
@@ -227,16 +240,21 @@ impl<T: Operations> Adapter<T> {
     /// Called only by the C core, with arguments that are valid, as that callback's C
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_sset_count_callback(
-        dev: *mut bindings::net_device,
+        _dev: *mut bindings::net_device,
         sset: c_int,
     ) -> c_int {
-        // SAFETY: the core passes one of our devices, valid across the call.
-        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
-        from_result(|| {
-            let n = t.get_sset_count(d, sset as u32)?;
-            c_int::try_from(n).map_err(|_| crate::error::code::EINVAL)
-        })
+        match sset as u32 {
+            // `STATS` is a constant table; its length fits (checked at compile time).
+            bindings::ethtool_stringset_ETH_SS_STATS => Self::STATS_COUNT,
+            _ => EOPNOTSUPP.to_errno(),
+        }
     }
+
+    /// The number of `-S` names, as the core's count type.
+    const STATS_COUNT: c_int = {
+        assert!(T::STATS.len() <= c_int::MAX as usize);
+        T::STATS.len() as c_int
+    };
 
     /// The C callback; see the function-pointer field it is installed in.
     ///
@@ -245,19 +263,17 @@ impl<T: Operations> Adapter<T> {
     /// Called only by the C core, with arguments that are valid, as that callback's C
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_strings_callback(
-        dev: *mut bindings::net_device,
+        _dev: *mut bindings::net_device,
         sset: u32,
         data: *mut u8,
     ) {
-        // SAFETY: the core passes one of our devices and a buffer of `STRING_LEN` bytes for each
-        // of the `get_sset_count(sset)` strings.
-        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
-        let Ok(n) = t.get_sset_count(d, sset) else {
+        if sset != bindings::ethtool_stringset_ETH_SS_STATS {
             return;
-        };
-        // SAFETY: see above.
-        let buf = unsafe { core::slice::from_raw_parts_mut(data, n * STRING_LEN) };
-        t.get_strings(d, sset, buf);
+        }
+        // SAFETY: the core passes a buffer of `STRING_LEN` bytes for each of the strings our
+        // `get_sset_count` reported for this set, which is `STATS.len()`.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, T::STATS.len() * STRING_LEN) };
+        fill_strings(buf, T::STATS);
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -271,13 +287,11 @@ impl<T: Operations> Adapter<T> {
         _stats: *mut bindings::ethtool_stats,
         data: *mut u64,
     ) {
-        // SAFETY: the core passes one of our devices and `get_sset_count(ETH_SS_STATS)` slots.
+        // SAFETY: the core passes one of our devices and one slot for each of the
+        // `ETH_SS_STATS` strings our `get_sset_count` reported, which is `STATS.len()`.
         let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
-        let Ok(n) = t.get_sset_count(d, SS_STATS) else {
-            return;
-        };
         // SAFETY: see above.
-        let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, T::STATS.len()) };
         t.get_ethtool_stats(d, buf);
     }
 

@@ -5,72 +5,64 @@
 //! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h)
 //!
 //! Each [`Registration`](super::dev::Registration) owns one NAPI context, added when the device
-//! is allocated and deleted when it is freed. It is enabled before the driver's `open` runs and
-//! disabled before its `stop` runs, so a driver's interrupt handler may always call
-//! [`Napi::schedule`], and its `poll` (see [`Operations::poll`](super::dev::Operations::poll))
-//! only runs while the device is open.
+//! is allocated and deleted when it is freed, enabled before the driver's `open` and disabled
+//! before its `stop`. Drivers never hold the context itself. They schedule it with
+//! [`Device::napi_schedule`](super::dev::Device::napi_schedule), from any context; they get a
+//! [`Poll`] inside their poll callback, and only there, for what only a poll may do (hand
+//! frames to GRO, free transmitted buffers the NAPI way); and the abstraction completes NAPI
+//! itself when a poll did less than its budget, so a poll cannot forget to. Disabling NAPI
+//! outside open and stop (for a reset) takes an RTNL proof and re-enables on drop
+//! ([`Device::napi_disable`](super::dev::Device::napi_disable)), so it is always paired.
 
 use super::skbuff::SkBuff;
 use crate::bindings;
-use crate::types::Opaque;
+use core::marker::PhantomData;
 
-/// A NAPI context (`struct napi_struct`).
+/// What a driver may do inside its NAPI poll callback.
 ///
 /// # Invariants
 ///
-/// The wrapped `napi_struct` has been added to its device with `netif_napi_add_weight` and is
-/// not deleted while a reference to it exists.
-#[repr(transparent)]
-pub struct Napi(Opaque<bindings::napi_struct>);
+/// `napi` is the NAPI context whose poll callback is running, and the value lives no longer
+/// than that call (it is only made by the callback adapter and borrowed by the driver).
+pub struct Poll<'a> {
+    napi: *mut bindings::napi_struct,
+    budget: i32,
+    _p: PhantomData<&'a bindings::napi_struct>,
+}
 
-impl Napi {
-    /// Borrows a C `napi_struct`.
+impl<'a> Poll<'a> {
+    /// The poll of `napi` with `budget`.
     ///
     /// # Safety
     ///
-    /// `ptr` must be a NAPI context added to a device, valid for `'a`.
-    pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::napi_struct) -> &'a Self {
-        // SAFETY: transparent wrapper; the caller vouches for validity.
-        unsafe { &*ptr.cast() }
+    /// `napi` must be a NAPI context whose poll callback is running for `'a`.
+    pub(crate) unsafe fn new(napi: *mut bindings::napi_struct, budget: i32) -> Self {
+        // INVARIANT: the caller's guarantee.
+        Self {
+            napi,
+            budget,
+            _p: PhantomData,
+        }
     }
 
-    pub(crate) fn as_raw(&self) -> *mut bindings::napi_struct {
-        self.0.get()
+    /// How many frames this poll may receive. 0 when netpoll polls (then only transmit
+    /// completions may be handled).
+    pub fn budget(&self) -> usize {
+        usize::try_from(self.budget).unwrap_or(0)
     }
 
-    /// Schedules `poll` unless it is already scheduled or the context is disabled. Returns
-    /// whether this call scheduled it. Callable from any context, typically the interrupt
-    /// handler.
-    pub fn schedule(&self) -> bool {
-        // SAFETY: the context is valid and added (type invariant).
-        unsafe { bindings::napi_schedule(self.as_raw()) }
-    }
-
-    /// Reports that `poll` did `work_done` (less than its budget) and is done; returns `false`
-    /// if polling must continue anyway (the driver must then leave interrupts masked). Call
-    /// only from `poll`.
-    pub fn complete_done(&self, work_done: i32) -> bool {
-        // SAFETY: the context is valid; called from its own poll (documented contract).
-        unsafe { bindings::napi_complete_done(self.as_raw(), work_done) }
-    }
-
-    /// Enables the context after [`Napi::disable`]. Call with RTNL held while the device is
-    /// open (the core enables it around `open` itself).
-    pub fn enable(&self) {
-        // SAFETY: the context is valid and added; the caller pairs this with `disable`.
-        unsafe { bindings::napi_enable(self.as_raw()) };
-    }
-
-    /// Disables the context, waiting for a running `poll` to finish. Call with RTNL held while
-    /// the device is open, and re-enable it before releasing RTNL (for a reset, say).
-    pub fn disable(&self) {
-        // SAFETY: the context is valid and added.
-        unsafe { bindings::napi_disable(self.as_raw()) };
-    }
-
-    /// Hands a received frame to the stack through GRO. Call only from `poll`.
+    /// Hands a received frame to the stack through GRO.
     pub fn gro_receive(&self, skb: SkBuff) {
-        // SAFETY: the context is valid; ownership of the buffer passes to the stack.
-        unsafe { bindings::napi_gro_receive(self.as_raw(), skb.into_raw().as_ptr()) };
+        // SAFETY: inside this context's poll (type invariant); the buffer's ownership passes
+        // to the stack.
+        unsafe { bindings::napi_gro_receive(self.napi, skb.into_raw().as_ptr()) };
+    }
+
+    /// Frees a transmitted buffer, batching the frees as NAPI does (`napi_consume_skb()`; with
+    /// a budget of 0, as under netpoll, it frees it the any-context way).
+    pub fn consume(&self, skb: SkBuff) {
+        // SAFETY: inside this context's poll (type invariant), with its budget; we own the
+        // buffer and give it up.
+        unsafe { bindings::napi_consume_skb(skb.into_raw().as_ptr(), self.budget) };
     }
 }

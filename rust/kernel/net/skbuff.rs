@@ -1,15 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Socket buffers (`struct sk_buff`).
+//! Socket buffers (`struct sk_buff`), and their streaming DMA mappings.
 //!
 //! C header: [`include/linux/skbuff.h`](srctree/include/linux/skbuff.h)
+//!
+//! Which buffers a driver may write into, and when, is in the types:
+//!
+//! - [`SkBuff`]: an owned buffer of any provenance. Its data may be shared with clones (TCP
+//!   keeps a clone of every segment it sends), so it can be read, padded (which un-shares it
+//!   first) and passed on, never written.
+//! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
+//!   driver maps it ([`TxSkb::map`]) or drops it, or returns it, and only it, as busy
+//!   ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
+//! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it
+//!   may write device headers into and map for the device to write ([`RxBuf::map`]).
+//! - [`TxMapping`] and [`RxMapping`]: a buffer mapped for the device. The CPU touches the
+//!   mapped bytes of a receive mapping only through [`RxMapping::read_with`] and
+//!   [`RxMapping::write_at`], which do the `dma_sync_*` calls that make that safe, and those of
+//!   a transmit mapping not at all; unmapping gives the buffer back.
+//!
+//! Buffer memory comes from the slab allocator; like all memory the C side hands over, it is
+//! treated as initialised bytes, whatever wrote them (the device, or nobody yet).
+//!
+//! # Compared with upstream
+//!
+//! Upstream Rust has no socket-buffer abstraction as of Linux 6.18 (only the PHY abstraction
+//! of netdev is upstream); this one is ours.
 
 use super::dev::Device as NetDevice;
 use crate::bindings;
-use crate::device::Device;
+use crate::device::{Bound, Device};
 use crate::dma::DmaAddr;
-use crate::error::{code::*, Result};
+use crate::error::{code::*, Error, Result};
 use crate::types::ARef;
+use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 /// An owned socket buffer.
@@ -20,10 +44,11 @@ use core::ptr::NonNull;
 ///
 /// # Invariants
 ///
-/// `self.0` points to a valid `sk_buff` that this value owns exclusively.
+/// `self.0` points to a valid `sk_buff` that this value owns: no one else frees it or moves
+/// its data. Its data may be shared with clones, so it is never written through this type.
 pub struct SkBuff(NonNull<bindings::sk_buff>);
 
-// SAFETY: an exclusively owned `sk_buff` may be handed to and freed on any CPU.
+// SAFETY: an owned `sk_buff` may be handed to and freed on any CPU.
 unsafe impl Send for SkBuff {}
 
 impl SkBuff {
@@ -32,56 +57,31 @@ impl SkBuff {
     /// # Safety
     ///
     /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up.
-    pub unsafe fn from_raw(ptr: NonNull<bindings::sk_buff>) -> Self {
-        // INVARIANT: the caller hands over exclusive ownership.
+    pub(crate) unsafe fn from_raw(ptr: NonNull<bindings::sk_buff>) -> Self {
+        // INVARIANT: the caller hands over ownership.
         Self(ptr)
     }
 
     /// Gives up ownership; the caller must free or pass on the buffer.
-    pub fn into_raw(self) -> NonNull<bindings::sk_buff> {
+    pub(crate) fn into_raw(self) -> NonNull<bindings::sk_buff> {
         let p = self.0;
         core::mem::forget(self);
         p
-    }
-
-    /// The length of the data, in bytes.
-    pub fn len(&self) -> u32 {
-        // SAFETY: the buffer is valid (type invariant).
-        unsafe { (*self.0.as_ptr()).len }
-    }
-
-    /// Whether the buffer holds no data.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Allocates an empty buffer with room for `len` bytes of data (`alloc_skb()` with
-    /// `GFP_ATOMIC`, so callable in any context). `None` if memory is short.
-    pub fn alloc(len: u32) -> Option<Self> {
-        // SAFETY: no preconditions; the function returns null or a new, owned buffer.
-        // `NUMA_NO_NODE` is -1.
-        let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
-        // INVARIANT: a fresh buffer we own.
-        NonNull::new(skb).map(Self)
-    }
-
-    /// Allocates a receive buffer with at least `len` bytes of room, its data aligned so that
-    /// the IP header after a 14-byte Ethernet header is 4-byte aligned. Atomic-context safe.
-    pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
-        // SAFETY: the device is valid; the function returns null or a new, owned buffer.
-        let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
-        // INVARIANT: a fresh buffer we own.
-        NonNull::new(skb).map(Self)
     }
 
     fn raw(&self) -> *mut bindings::sk_buff {
         self.0.as_ptr()
     }
 
-    /// Bytes of room after the data.
-    pub fn tailroom(&self) -> u32 {
-        // SAFETY: the buffer is valid.
-        unsafe { bindings::skb_tailroom(self.raw()) }
+    /// The length of the data, in bytes.
+    pub fn len(&self) -> u32 {
+        // SAFETY: the buffer is valid (type invariant).
+        unsafe { (*self.raw()).len }
+    }
+
+    /// Whether the buffer holds no data.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Bytes in the linear (head) part of the data.
@@ -90,26 +90,11 @@ impl SkBuff {
         unsafe { bindings::skb_headlen(self.raw()) }
     }
 
-    /// Moves the (empty) data start `len` bytes further, as `skb_reserve()`. [`EINVAL`] if the
-    /// buffer holds data or lacks the room.
-    pub fn reserve(&mut self, len: u32) -> Result {
-        if !self.is_empty() || len > self.tailroom() {
-            return Err(EINVAL);
-        }
-        // SAFETY: the buffer is valid, empty, and has `len` bytes of room (checked above).
-        unsafe { bindings::skb_reserve(self.raw(), len as i32) };
-        Ok(())
-    }
-
-    /// Extends the data by `len` bytes of the room after it, as `skb_put()`. [`EINVAL`] instead
-    /// of C's panic if there is not that much room.
-    pub fn put(&mut self, len: u32) -> Result {
-        if len > self.tailroom() {
-            return Err(EINVAL);
-        }
-        // SAFETY: the buffer is valid and has `len` bytes of tailroom (checked above).
-        unsafe { bindings::skb_put(self.raw(), len) };
-        Ok(())
+    /// The linear data.
+    pub fn data(&self) -> &[u8] {
+        // SAFETY: `data` points to `headlen` bytes of a valid buffer we own; nobody writes them
+        // while we hold it (clones only read shared data).
+        unsafe { core::slice::from_raw_parts((*self.raw()).data, self.headlen() as usize) }
     }
 
     /// Pads the data with zeroes to at least `len` bytes, as `skb_put_padto()`: a frame shorter
@@ -120,13 +105,11 @@ impl SkBuff {
     /// # Examples
     ///
     /// ```
-    /// use kernel::error::{code::ENOMEM, Error};
-    /// use kernel::net::skbuff::SkBuff;
+    /// use kernel::net::skbuff::RxBuf;
     ///
-    /// let mut skb = SkBuff::alloc(128).ok_or(ENOMEM)?;
-    /// skb.write_head(0, &[0xab; 42])?; // an ARP frame's length
-    /// skb.put(42)?;
-    /// let skb = skb.pad_to(60)?;
+    /// let mut buf = RxBuf::alloc(128).ok_or(ENOMEM)?;
+    /// buf.put_data(&[0xab; 42])?; // an ARP frame's length
+    /// let skb = buf.into_skb().pad_to(60)?;
     /// assert_eq!(skb.len(), 60);
     /// assert!(skb.data()[..42].iter().all(|b| *b == 0xab));
     /// assert!(skb.data()[42..].iter().all(|b| *b == 0));
@@ -145,49 +128,8 @@ impl SkBuff {
         if unsafe { bindings::skb_put_padto(raw.as_ptr(), len) } != 0 {
             return Err(ENOMEM);
         }
-        // INVARIANT: on success the buffer is still ours, valid and exclusively owned.
+        // INVARIANT: on success the buffer is still ours and valid.
         Ok(Self(raw))
-    }
-
-    /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
-    /// changing the length: for a device header written before the buffer is mapped (as an
-    /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.
-    pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
-        let room = (self.headlen() + self.tailroom()) as usize;
-        match offset.checked_add(src.len()) {
-            Some(end) if end <= room => {}
-            _ => return Err(EINVAL),
-        }
-        // SAFETY: `data + offset .. + src.len()` lies within the buffer's data and tailroom
-        // (checked above), which we own exclusively and which is not mapped for DMA.
-        unsafe {
-            core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.raw()).data.add(offset), src.len())
-        };
-        Ok(())
-    }
-
-    /// The linear data.
-    pub fn data(&self) -> &[u8] {
-        // SAFETY: `data` points to `headlen` initialised bytes of a valid buffer we own.
-        unsafe { core::slice::from_raw_parts((*self.raw()).data, self.headlen() as usize) }
-    }
-
-    /// Sets the protocol from the Ethernet header and pulls the header, as `eth_type_trans()`.
-    /// [`EINVAL`] if the data is shorter than an Ethernet header.
-    pub fn eth_type_trans(&mut self, dev: &NetDevice) -> Result {
-        if self.headlen() < bindings::ETH_HLEN {
-            return Err(EINVAL);
-        }
-        // SAFETY: the buffer is valid and holds an Ethernet header; the device is valid.
-        unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
-        Ok(())
-    }
-
-    /// Frees a buffer that was transmitted, from NAPI poll: `budget` 0 means "not from NAPI"
-    /// (netpoll), as for `napi_consume_skb()`.
-    pub fn napi_consume(self, budget: i32) {
-        // SAFETY: we own the buffer and give it up here.
-        unsafe { bindings::napi_consume_skb(self.into_raw().as_ptr(), budget) };
     }
 
     /// Frees a buffer that was used successfully. Safe in any context.
@@ -204,78 +146,324 @@ impl Drop for SkBuff {
     }
 }
 
-/// The direction of a streaming DMA mapping.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// The device reads the buffer (transmit).
-    ToDevice,
-    /// The device writes, and the CPU also writes descriptors in, the buffer (receive with an
-    /// in-buffer descriptor, as the 8255x's RFD).
-    Bidirectional,
-}
-
-impl Direction {
-    fn raw(self) -> bindings::dma_data_direction {
-        match self {
-            Direction::ToDevice => bindings::dma_data_direction_DMA_TO_DEVICE,
-            Direction::Bidirectional => bindings::dma_data_direction_DMA_BIDIRECTIONAL,
-        }
-    }
-}
-
-/// A socket buffer whose first `len` data bytes are mapped for DMA by a device.
+/// The buffer a `start_xmit` call was given, for the duration of that call.
 ///
-/// The CPU may touch the mapped bytes only through [`MappedSkb::read_at`] and
-/// [`MappedSkb::write_at`], which do the `dma_sync_*` calls that make that safe, and gets the
-/// buffer back with [`MappedSkb::unmap`]. Dropping it unmaps and frees the buffer.
+/// `'a` brands it with the call: it cannot be kept past the call (store it, and the borrow
+/// checker refuses), and no other `TxSkb<'a>` exists, so the one a driver hands back as busy is
+/// the one it was given. To keep the frame, map it ([`TxSkb::map`]); to drop it, drop it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::TxOutcome;
+/// use kernel::net::skbuff::TxSkb;
+///
+/// // A transmit routine out of ring space hands the same buffer back.
+/// fn out_of_room<'a>(skb: TxSkb<'a>) -> TxOutcome<'a> {
+///     TxOutcome::Busy(skb)
+/// }
+/// ```
 ///
 /// # Invariants
 ///
-/// `addr` is a live streaming mapping, for `dev` and in direction `dir`, of `len` bytes starting
-/// at the buffer's `data`, which stays there (nobody moves `data` of a buffer we own exclusively).
-pub struct MappedSkb {
+/// `skb` is the buffer the stack passed to the running `ndo_start_xmit` call that `'a` spans.
+pub struct TxSkb<'a> {
+    skb: SkBuff,
+    _brand: PhantomData<fn(&'a ()) -> &'a ()>,
+}
+
+impl<'a> TxSkb<'a> {
+    /// Wraps the buffer of a `start_xmit` call.
+    ///
+    /// # Safety
+    ///
+    /// `skb` must be the buffer passed to a running `ndo_start_xmit`, which `'a` must not
+    /// outlast, and no other `TxSkb<'a>` may be made.
+    pub(crate) unsafe fn new(skb: SkBuff) -> Self {
+        // INVARIANT: the caller's guarantee.
+        Self {
+            skb,
+            _brand: PhantomData,
+        }
+    }
+
+    /// Gives the buffer back to the stack (for `NETDEV_TX_BUSY`).
+    pub(crate) fn into_raw(self) -> NonNull<bindings::sk_buff> {
+        self.skb.into_raw()
+    }
+
+    /// The length of the frame, in bytes.
+    pub fn len(&self) -> u32 {
+        self.skb.len()
+    }
+
+    /// Whether the frame is empty.
+    pub fn is_empty(&self) -> bool {
+        self.skb.is_empty()
+    }
+
+    /// Pads the frame to `len` bytes ([`SkBuff::pad_to`]); on failure it is gone.
+    pub fn pad_to(self, len: u32) -> Result<Self> {
+        Ok(Self {
+            skb: self.skb.pad_to(len)?,
+            _brand: PhantomData,
+        })
+    }
+
+    /// Maps the (linear) frame for `dev` to read. On failure the buffer is handed back with
+    /// the error; a nonlinear frame is refused with [`EINVAL`] (drivers that map one piece do
+    /// not advertise scatter-gather, so the stack sends none).
+    pub fn map(self, dev: &Device<Bound>) -> core::result::Result<TxMapping, (Self, Error)> {
+        let len = self.skb.len();
+        if len == 0 || len != self.skb.headlen() {
+            return Err((self, EINVAL));
+        }
+        // SAFETY: `data .. data + len` is the buffer's linear data (checked above), which stays
+        // in place while we own it.
+        let addr = unsafe {
+            bindings::dma_map_single(
+                dev.as_raw(),
+                (*self.skb.raw()).data.cast(),
+                len as usize,
+                bindings::dma_data_direction_DMA_TO_DEVICE,
+            )
+        };
+        // SAFETY: `addr` was just returned for `dev`.
+        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+            return Err((self, ENOMEM));
+        }
+        // INVARIANT: mapped just above, for reading by the device.
+        Ok(TxMapping {
+            skb: self.skb,
+            dev: ARef::from(&**dev),
+            addr,
+            len,
+        })
+    }
+}
+
+/// A transmit frame mapped for the device to read.
+///
+/// # Invariants
+///
+/// `addr` is a live `DMA_TO_DEVICE` mapping, for `dev`, of the `len` bytes of `skb`'s data.
+pub struct TxMapping {
     skb: SkBuff,
     dev: ARef<Device>,
     addr: DmaAddr,
     len: u32,
-    dir: Direction,
 }
 
-impl MappedSkb {
-    /// Maps the `len` bytes at the buffer's data start (they must lie in its data and tailroom).
-    /// On failure the buffer is handed back with the error.
+impl TxMapping {
+    /// The bus address of the frame.
+    pub fn dma_addr(&self) -> DmaAddr {
+        self.addr
+    }
+
+    /// The frame's length.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether the frame is empty (never: empty frames are not mapped).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Ends the mapping and returns the buffer; the device must be done with it.
+    pub fn unmap(self) -> SkBuff {
+        let this = core::mem::ManuallyDrop::new(self);
+        // SAFETY: the mapping is live (invariant) and ended exactly once, here.
+        unsafe {
+            bindings::dma_unmap_single(
+                this.dev.as_raw(),
+                this.addr,
+                this.len as usize,
+                bindings::dma_data_direction_DMA_TO_DEVICE,
+            )
+        };
+        // SAFETY: `this` is never used or dropped again; its fields are moved out once.
+        let (skb, dev) = unsafe { (core::ptr::read(&this.skb), core::ptr::read(&this.dev)) };
+        drop(dev);
+        skb
+    }
+}
+
+impl Drop for TxMapping {
+    fn drop(&mut self) {
+        // SAFETY: the mapping is live (invariant); the buffer is freed right after, as a drop,
+        // by the field's own drop.
+        unsafe {
+            bindings::dma_unmap_single(
+                self.dev.as_raw(),
+                self.addr,
+                self.len as usize,
+                bindings::dma_data_direction_DMA_TO_DEVICE,
+            )
+        };
+    }
+}
+
+/// A buffer the driver allocated: unshared and linear, so the driver may write into it.
+///
+/// # Invariants
+///
+/// The wrapped buffer was allocated by this type and is linear and not cloned: its data and
+/// tailroom belong to it alone.
+pub struct RxBuf(SkBuff);
+
+impl RxBuf {
+    /// An empty buffer with room for `len` bytes (`alloc_skb(GFP_ATOMIC)`). `None` if memory
+    /// is short. Any context.
+    pub fn alloc(len: u32) -> Option<Self> {
+        // SAFETY: no preconditions; the function returns null or a new, owned buffer.
+        // `NUMA_NO_NODE` is -1.
+        let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
+        // INVARIANT: a fresh, linear, unshared buffer.
+        NonNull::new(skb).map(|p| Self(SkBuff(p)))
+    }
+
+    /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
+    /// header after a 14-byte Ethernet header is 4-byte aligned. `None` if memory is short. Any
+    /// context.
+    pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
+        // SAFETY: the device is valid; the function returns null or a new, owned buffer.
+        let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
+        // INVARIANT: a fresh, linear, unshared buffer.
+        NonNull::new(skb).map(|p| Self(SkBuff(p)))
+    }
+
+    fn raw(&self) -> *mut bindings::sk_buff {
+        self.0.raw()
+    }
+
+    /// Bytes of room after the data.
+    pub fn tailroom(&self) -> u32 {
+        // SAFETY: the buffer is valid.
+        unsafe { bindings::skb_tailroom(self.raw()) }
+    }
+
+    /// The length of the data.
+    pub fn len(&self) -> u32 {
+        self.0.len()
+    }
+
+    /// Whether the buffer holds no data.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Copies `src` to the end of the data, extending it (`skb_put_data()`). [`EINVAL`] if
+    /// there is not that much room.
+    pub fn put_data(&mut self, src: &[u8]) -> Result {
+        let n = u32::try_from(src.len()).map_err(|_| EINVAL)?;
+        if n > self.tailroom() {
+            return Err(EINVAL);
+        }
+        // SAFETY: the buffer is ours alone and linear (type invariant), with `n` bytes of
+        // tailroom (checked above), which `skb_put_data` fills from `src`.
+        unsafe { bindings::skb_put_data(self.raw(), src.as_ptr().cast(), n) };
+        Ok(())
+    }
+
+    /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
+    /// changing the length: for a device header written before the buffer is mapped (as an
+    /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.
+    pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
+        let room = (self.0.headlen() + self.tailroom()) as usize;
+        match offset.checked_add(src.len()) {
+            Some(end) if end <= room => {}
+            _ => return Err(EINVAL),
+        }
+        // SAFETY: `data + offset .. + src.len()` lies within the buffer's data and tailroom
+        // (checked above), which belong to it alone (type invariant) and are not mapped.
+        unsafe {
+            core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.raw()).data.add(offset), src.len())
+        };
+        Ok(())
+    }
+
+    /// Maps the first `len` bytes of data and tailroom for `dev` to read and write (the CPU
+    /// writes descriptors into them, the device writes frames). On failure the buffer is
+    /// handed back with the error.
     pub fn map(
-        skb: SkBuff,
-        dev: &Device,
+        self,
+        dev: &Device<Bound>,
         len: u32,
-        dir: Direction,
-    ) -> core::result::Result<Self, (SkBuff, crate::error::Error)> {
-        if len == 0 || len > skb.headlen() + skb.tailroom() {
-            return Err((skb, EINVAL));
+    ) -> core::result::Result<RxMapping, (Self, Error)> {
+        if len == 0 || len > self.0.headlen() + self.tailroom() {
+            return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
         let addr = unsafe {
             bindings::dma_map_single(
                 dev.as_raw(),
-                (*skb.raw()).data.cast(),
+                (*self.raw()).data.cast(),
                 len as usize,
-                dir.raw(),
+                bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
         };
         // SAFETY: `addr` was just returned for `dev`.
         if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
-            return Err((skb, ENOMEM));
+            return Err((self, ENOMEM));
         }
         // INVARIANT: mapped just above.
-        Ok(Self {
-            skb,
-            dev: dev.into(),
+        Ok(RxMapping {
+            buf: self,
+            dev: ARef::from(&**dev),
             addr,
             len,
-            dir,
         })
     }
 
+    /// Makes the received frame of `len` bytes at `offset` the buffer's data, sets its protocol
+    /// and pulls its Ethernet header (`skb_reserve`, `skb_put`, `eth_type_trans`). Returns the
+    /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
+    /// address. [`EINVAL`] if the frame does not fit in the buffer or is shorter than an
+    /// Ethernet header (the buffer is then dropped).
+    pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(SkBuff, bool)> {
+        if !self.0.is_empty()
+            || len < bindings::ETH_HLEN
+            || offset
+                .checked_add(len)
+                .map_or(true, |end| end > self.tailroom())
+        {
+            return Err(EINVAL);
+        }
+        // SAFETY: the buffer is empty, linear and ours (type invariant), with `offset + len`
+        // bytes of tailroom (checked above): moving the data start and extending the data stay
+        // inside it. The device wrote the frame there.
+        unsafe {
+            bindings::skb_reserve(self.raw(), offset as i32);
+            bindings::skb_put(self.raw(), len);
+        }
+        let group = self.0.data().first().is_some_and(|b| b & 1 != 0);
+        // SAFETY: the buffer holds at least an Ethernet header (checked above); the device is
+        // valid.
+        unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
+        Ok((self.0, group))
+    }
+
+    /// The buffer as a plain [`SkBuff`] (no longer writable).
+    pub fn into_skb(self) -> SkBuff {
+        self.0
+    }
+}
+
+/// A driver's buffer mapped for the device to read and write.
+///
+/// # Invariants
+///
+/// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
+/// buffer's data, which stays there (nobody moves the data of a buffer we own).
+pub struct RxMapping {
+    buf: RxBuf,
+    dev: ARef<Device>,
+    addr: DmaAddr,
+    len: u32,
+}
+
+impl RxMapping {
     /// The bus address of the data start.
     pub fn dma_addr(&self) -> DmaAddr {
         self.addr
@@ -291,11 +479,6 @@ impl MappedSkb {
         self.len == 0
     }
 
-    /// The buffer, for reading its metadata (`len`, ...), not its mapped bytes.
-    pub fn skb(&self) -> &SkBuff {
-        &self.skb
-    }
-
     fn check(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
             Some(end) if end <= self.len as usize => Ok(()),
@@ -304,7 +487,7 @@ impl MappedSkb {
     }
 
     /// Copies `out.len()` mapped bytes at `offset` out, synced for the CPU for the copy (see
-    /// [`MappedSkb::read_with`]).
+    /// [`RxMapping::read_with`]).
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result {
         self.read_with(offset, out.len(), |v| {
             for (i, b) in out.iter_mut().enumerate() {
@@ -324,40 +507,40 @@ impl MappedSkb {
     ) -> Result<R> {
         self.check(offset, len)?;
         let a = self.addr + offset as DmaAddr;
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
-        unsafe { bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, len, self.dir.raw()) };
+        unsafe { bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, len, dir) };
+        // INVARIANT: synced for the CPU until the sync back below, after `f` has returned.
         let view = CpuView {
             // SAFETY: as above; the pointer stays in the buffer we own.
-            base: unsafe { (*self.skb.raw()).data.add(offset) },
+            base: unsafe { (*self.buf.raw()).data.add(offset) },
             len,
-            _p: core::marker::PhantomData,
+            _p: PhantomData,
         };
         let r = f(&view);
         // SAFETY: as above; hands the bytes back to the device.
-        unsafe { bindings::dma_sync_single_for_device(self.dev.as_raw(), a, len, self.dir.raw()) };
+        unsafe { bindings::dma_sync_single_for_device(self.dev.as_raw(), a, len, dir) };
         Ok(r)
     }
 
     /// Writes `src` into the mapped bytes at `offset` and syncs them for the device.
-    /// Only for [`Direction::Bidirectional`] mappings ([`EINVAL`] otherwise).
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> Result {
-        if self.dir != Direction::Bidirectional {
-            return Err(EINVAL);
-        }
         self.check(offset, src.len())?;
         let a = self.addr + offset as DmaAddr;
         let n = src.len();
-        // SAFETY: as in `read_at`; CPU writes between the two syncs reach the device.
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        // SAFETY: as in `read_with`; the buffer is ours alone (an `RxBuf`), and CPU writes
+        // between the two syncs reach the device.
         unsafe {
-            bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, n, self.dir.raw());
-            core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.skb.raw()).data.add(offset), n);
-            bindings::dma_sync_single_for_device(self.dev.as_raw(), a, n, self.dir.raw());
+            bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, n, dir);
+            core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.buf.raw()).data.add(offset), n);
+            bindings::dma_sync_single_for_device(self.dev.as_raw(), a, n, dir);
         }
         Ok(())
     }
 
     /// Ends the mapping and returns the buffer; the device must be done with it.
-    pub fn unmap(self) -> SkBuff {
+    pub fn unmap(self) -> RxBuf {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
@@ -365,17 +548,32 @@ impl MappedSkb {
                 this.dev.as_raw(),
                 this.addr,
                 this.len as usize,
-                this.dir.raw(),
+                bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
         };
-        // SAFETY: `this` is never used or dropped again; we move its fields out exactly once.
-        let (skb, dev) = unsafe { (core::ptr::read(&this.skb), core::ptr::read(&this.dev)) };
+        // SAFETY: `this` is never used or dropped again; its fields are moved out once.
+        let (buf, dev) = unsafe { (core::ptr::read(&this.buf), core::ptr::read(&this.dev)) };
         drop(dev);
-        skb
+        buf
     }
 }
 
-/// Mapped bytes synced for the CPU, inside [`MappedSkb::read_with`].
+impl Drop for RxMapping {
+    fn drop(&mut self) {
+        // SAFETY: the mapping is live (invariant); the buffer is freed right after by the
+        // field's drop.
+        unsafe {
+            bindings::dma_unmap_single(
+                self.dev.as_raw(),
+                self.addr,
+                self.len as usize,
+                bindings::dma_data_direction_DMA_BIDIRECTIONAL,
+            )
+        };
+    }
+}
+
+/// Mapped bytes synced for the CPU, inside [`RxMapping::read_with`].
 ///
 /// # Invariants
 ///
@@ -383,7 +581,7 @@ impl MappedSkb {
 pub struct CpuView<'a> {
     base: *const u8,
     len: usize,
-    _p: core::marker::PhantomData<&'a ()>,
+    _p: PhantomData<&'a ()>,
 }
 
 impl CpuView<'_> {
@@ -399,20 +597,5 @@ impl CpuView<'_> {
     /// The little-endian 16-bit value at `i`, or 0 past the end.
     pub fn le16(&self, i: usize) -> u16 {
         u16::from_le_bytes([self.u8(i), self.u8(i + 1)])
-    }
-}
-
-impl Drop for MappedSkb {
-    fn drop(&mut self) {
-        // SAFETY: the mapping is live (invariant); the buffer is freed right after by the field
-        // drop.
-        unsafe {
-            bindings::dma_unmap_single(
-                self.dev.as_raw(),
-                self.addr,
-                self.len as usize,
-                self.dir.raw(),
-            )
-        };
     }
 }
