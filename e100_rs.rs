@@ -19,11 +19,13 @@
 //!
 //! ## Driver operation
 //!
-//! Probe enables the PCI device (managed: the PCI core disables it at unbind), sets a 32-bit DMA
-//! mask and maps BAR0, which must be a memory BAR. The mapping lives in a [`Devres`]: when the
-//! device is unbound it is revoked, so a late access finds it gone (`ENODEV`) instead of touching
-//! unmapped memory. Register access goes through the bounds-checked accessors of
-//! [`kernel::io::Io`]. The chip is reset as the manual prescribes (selective reset to stop any
+//! Before probe runs, the PCI abstraction sets the 32-bit DMA mask the driver declares. Probe
+//! enables the PCI device (managed: the PCI core disables it at unbind) and maps BAR0, which
+//! must be a memory BAR. The mapping lives in a [`Devres`], revoked when the device is unbound;
+//! code that shows a bound device ([`kernel::device::Bound`]) reaches it without an RCU section
+//! (every net_device callback can: the registration lives only while the PCI device is bound),
+//! and nothing can reach it after unbind. Register access goes through the bounds-checked
+//! accessors of [`kernel::io::Io`]. The chip is reset as the manual prescribes (selective reset to stop any
 //! DMA a previous owner left running, software reset, 20 us each, all interrupts masked) before
 //! bus mastering is enabled. The EEPROM is bit-banged ([`eeprom`]); its size comes from the dummy
 //! zero after the address; the words must sum to 0xBABA, and a bad sum or an invalid MAC address
@@ -31,21 +33,23 @@
 //! replaced by a random one). The PHY is found on the MDI bus ([`phy`]), scanning 1, 0, 2..31;
 //! every other address is then isolated and the PHY un-isolated, last (the 82552 answers on
 //! every address, so the isolation reaches it too), here and again on every bring-up. One
-//! coherent block, [`Mem`], receives the self-test result and the
-//! statistics dumps. The net_device is registered as `eth%d` with the EEPROM's address.
+//! coherent block, [`Mem`], receives the self-test result and the statistics dumps. The
+//! net_device is registered as `eth%d` with the EEPROM's address; probe is written as ordinary
+//! fallible code ([`E100Driver::setup`]) wrapped into the initialiser the PCI core expects.
 //!
-//! The per-device state, [`Nic`], is shared by reference count between the PCI driver data and
-//! the net_device. The net_device abstraction owns the interrupt line, the NAPI context and the
-//! service work item: it requests the (shared) IRQ and enables NAPI before calling our `open`,
-//! and after our `stop` it frees the IRQ and cancels the service work, waiting for each. Remove
-//! drops the registration: the core closes the interface, nothing runs any more, then the state
-//! and, last, the BAR go.
+//! The per-device state, [`Nic`], belongs to the net_device registration, which the PCI driver
+//! data holds inside a [`Devres`] of the PCI device: dropped at remove, or at the latest when
+//! the device is unbound. The registration owns the interrupt line, the NAPI context and the
+//! service work item: it requests the (shared) IRQ, named after the interface, and enables NAPI
+//! before calling our `open`, and after our `stop` it frees the IRQ and cancels the service
+//! work, waiting for each. Remove drops the registration: the core closes the interface,
+//! nothing runs any more, then the state and, last, the BAR go.
 //!
 //! `open` allocates both rings, runs the PORT self-test, selects the PHY, loads the CU and RU
 //! base addresses (0), queues Configure, the multicast filter and the Individual Address,
 //! points the statistics dump at [`Mem`], starts the RU, starts the queue and unmasks
-//! interrupts; the service task then reports the link. `stop` resets the chip (which stops both units and masks interrupts)
-//! and frees the rings, unmapping every buffer.
+//! interrupts; the service task then reports the link. `stop` resets the chip (which stops
+//! both units and masks interrupts) and frees the rings, unmapping every buffer.
 //!
 //! ## Transmit
 //!
@@ -57,7 +61,8 @@
 //! the SCB has not yet accepted the previous command, the CB stays queued and the next kick (or
 //! the next poll) sends it.
 //!
-//! A transmit maps the (linear) skb for the device and describes it with one Transmit Buffer
+//! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit),
+//! maps the (linear) skb for the device and describes it with one Transmit Buffer
 //! Descriptor placed inside the CB: a standard TCB in flexible mode whose TBD array is that one
 //! TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip first
 //! reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and with
@@ -81,17 +86,19 @@
 //! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
 //! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause, as e100.c
-//! does, not by reading the SCB on every poll. Frames without the OK bit are dropped (the hardware counters count them);
-//! frames longer than 1518 bytes count as `rx_over_length_errors`.
+//! does, not by reading the SCB on every poll. Frames without the OK bit are dropped (the
+//! hardware counters count them); frames longer than 1518 bytes count as
+//! `rx_over_length_errors`.
 //!
 //! ## Interrupts and NAPI
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is
 //! gone. Otherwise it acknowledges the causes, masks the device's interrupts and schedules NAPI.
 //! Poll cleans at most `budget` received frames, restarts the RU if it stopped, completes
-//! transmitted CBs (freeing their skbs with `napi_consume_skb`) and wakes the queue; when it did
-//! less than its budget and NAPI agrees it is done, it unmasks the device. netpoll runs the same
-//! handler.
+//! transmitted CBs (freeing their skbs with `napi_consume_skb`) and wakes the queue, and
+//! returns the work done; when that is less than the budget the abstraction completes NAPI and,
+//! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device. netpoll runs the
+//! same handler.
 //!
 //! ## Watchdog, statistics and recovery
 //!
@@ -111,13 +118,26 @@
 //! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
 //! takes `cu` again.
 //!
+//! - The address list (the net_device's): held by the core around `set_rx_mode`, taken with
+//!   `lock_addrs` by `open` and the service task to rebuild the receive filter. First in order.
 //! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll
-//!   (softirq), so process context takes it with bottom halves disabled.
+//!   (softirq), so process context takes it with bottom halves disabled (the address-list lock
+//!   disables them too).
 //! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
 //!   disabled. Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit
 //!   from inside GRO takes `cu` while `rx` is held).
 //! - `mdio_lock`: one MDI transaction at a time.
 //! - `counters`: software counters, taken alone.
+//!
+//! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
+//! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
+//! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and NAPI is completed
+//! by the abstraction, never forgotten; NAPI can be disabled for a reset only with an RTNL guard
+//! and comes back when the guard returned for it drops; the buffer a transmit returns as busy
+//! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
+//! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
+//! between the sync calls (`RxMapping::read_with`); the BAR, DMA memory and the interrupt line
+//! need a bound device; the `ethtool -S` names, count and values come from one table.
 //!
 //! e100.c lists races it lives with. "Several entry points race with dev->close": here the rings
 //! are `Option`s inside the locks, emptied by `stop`, so a late caller (rx-mode update, ethtool,

@@ -57,11 +57,11 @@ result() { # result PASS|FAIL NAME DETAIL
 	printf '%s %s %s\n' "$1" "$2" "${3:-}" >>"$OUT/results.txt"
 }
 stage() { log "$* ($(($(date +%s) - t0)) s)"; }
-has_stage() { case " build host $SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
+has_stage() { case " build misuse host $SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # The tests the manifest expects from this run's stages and drivers.
 expected() {
-	awk -v stages=" build host $SUITES " -v drivers=" $DRIVERS " '
+	awk -v stages=" build misuse host $SUITES " -v drivers=" $DRIVERS " '
 		/^[ \t]*(#|$)/ {next}
 		index(stages, " " $1 " ") == 0 {next}
 		$2 == "-" {print $3; next}
@@ -191,6 +191,40 @@ else
 	result FAIL build/rustfmt "$(echo "$out" | grep -c '^Diff in') hunks differ"
 fi
 
+# Misuse of the kernel-crate abstractions must not compile: each snippet in tests/misuse is
+# built as a module against the kernel tree and must fail with the error it names
+# (`//! expect-error:` code, if any, and `//! expect-message:` text); control.rs uses the same
+# APIs correctly and must build cleanly, so that a failure means the misuse, not the setup.
+stage "misuse snippets"
+for f in "$REPO"/tests/misuse/*.rs; do
+	name=$(basename "$f" .rs)
+	dir=$(mktemp -d "$OUT/misuse-$name.XXXX")
+	cp "$f" "$dir/$name.rs"
+	echo "obj-m := $name.o" >"$dir/Kbuild"
+	rc=0
+	bg_wait make -C "$KSRC" M="$dir" LLVM=1 modules >"$dir/build.log" 2>&1 || rc=$?
+	if [ "$name" = control ]; then
+		if [ "$rc" -eq 0 ] && ! grep -qE "$DIAG_RE" "$dir/build.log"; then
+			result PASS misuse/control-compiles "the intended uses of the same APIs build cleanly"
+		else
+			result FAIL misuse/control-compiles "rc $rc: $(grep -m2 -E "$DIAG_RE" "$dir/build.log" | tr '\n' ' '); see $dir/build.log"
+		fi
+		continue
+	fi
+	code=$(sed -n 's|^//! expect-error: *||p' "$f")
+	msg=$(sed -n 's|^//! expect-message: *||p' "$f")
+	got=$(grep -m1 -E '^error' "$dir/build.log" || true)
+	if [ "$rc" -eq 0 ]; then
+		result FAIL "misuse/$name" "compiled: the misuse is not ruled out; see $dir/build.log"
+	elif [ -n "$code" ] && ! grep -q "^error\[$code\]" "$dir/build.log"; then
+		result FAIL "misuse/$name" "failed, but not with $code: $got"
+	elif [ -z "$msg" ] || ! grep -qF -- "$msg" "$dir/build.log"; then
+		result FAIL "misuse/$name" "failed, but without '$msg': $got"
+	else
+		result PASS "misuse/$name" "does not compile: $got"
+	fi
+done
+
 stage "host cargo test"
 hostlog="$OUT/cargo-test.log"
 # Every #[test] in tests/host must run and pass: a count of zero, or fewer than are written, fails.
@@ -275,8 +309,11 @@ kunit() {
 	local klog="$OUT/kunit.log" total pass_n fail_n skip_n ours
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite kunit --driver none --mac "$MAC" --log "$klog" --kunit \
 		--timeout "$(budget 120)" || true
-	# Our abstractions' doctests (file names kernel/<path>.rs become kernel_<path>_rs).
-	ours=$(grep -aE '^ +ok [0-9]+ rust_doctest_kernel_(io|pci|revocable|devres|delay|module_param|dev_printk|sync_rcu|sync_bh|transmute|net_dev|net_ethtool|net_skbuff|dma|irq|net_napi)_rs' "$klog" | wc -l || true)
+	# Our abstractions' doctests: a file rust/kernel/<path>.rs of ours names its doctests
+	# rust_doctest_kernel_<path, / as _>_rs_<n>.
+	local files
+	files=$(cd "$REPO/rust/kernel" && find . -name '*.rs' | sed 's|^\./||; s|\.rs$||; s|/|_|g' | paste -sd'|')
+	ours=$(grep -aE "^ +ok [0-9]+ rust_doctest_kernel_($files)_rs_[0-9]+" "$klog" | wc -l || true)
 	total=$(grep -aoE '# rust_doctests_kernel: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+' "$klog" | tail -1 || true)
 	read -r pass_n fail_n skip_n < <(echo "$total" | sed -E 's/.*pass:([0-9]+) fail:([0-9]+) skip:([0-9]+).*/\1 \2 \3/') || true
 	if [ -z "$total" ]; then

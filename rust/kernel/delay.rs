@@ -12,6 +12,11 @@
 //! delay::udelay(5);  // busy-waits; fine in atomic context
 //! delay::msleep(1);  // sleeps; process context only
 //! ```
+//!
+//! # Compared with upstream
+//!
+//! Upstream (Linux 6.16) has `fsleep` with typed durations in `time/delay.rs`; 6.12 has none.
+//! These three keep C's names and units (microseconds, milliseconds) so C readers find them.
 
 use crate::bindings;
 

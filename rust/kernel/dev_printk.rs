@@ -3,6 +3,11 @@
 //! Printing with a device's name as prefix (`dev_info()` and friends).
 //!
 //! C header: [`include/linux/dev_printk.h`](srctree/include/linux/dev_printk.h)
+//!
+//! # Compared with upstream
+//!
+//! As upstream's `dev_printk!` family (Linux 6.13 `device.rs`), in a file of its own; takes any
+//! `AsRef<Device>`, so bus devices in every context print directly.
 
 use crate::{bindings, device::Device, str::CStr};
 use core::fmt;

@@ -11,6 +11,12 @@
 //!
 //! Mappings are made by the bus (for PCI, [`crate::pci::Bar`]), which owns the mapping and hands
 //! out `&Io`.
+//!
+//! # Compared with upstream
+//!
+//! As Linux 6.14's `io.rs`: `IoRaw` (address and length) and `Io<SIZE>` with `build_assert!`
+//! checked fixed-offset accessors and `try_` run-time checked ones. Only the 8-, 16- and 32-bit
+//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants).
 
 use crate::error::{code::EINVAL, Result};
 use crate::{bindings, build_assert};

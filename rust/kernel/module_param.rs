@@ -15,6 +15,12 @@
 //!     "An example flag (doctest only)");
 //! assert!(!DOCTEST_FLAG.get());
 //! ```
+//!
+//! # Compared with upstream
+//!
+//! Linux 6.17 added module parameters to the `module!` macro; 6.12 has none. This declares a
+//! read-only parameter of a type C already parses (`bool`, integers) with C's own `param_ops`,
+//! as a static the module reads with `get()`.
 
 use core::cell::UnsafeCell;
 

@@ -5,6 +5,13 @@
 //! Used by [`crate::devres::Devres`] to tie a resource (a mapped BAR, say) to the time a device is
 //! bound to its driver: once the device is unbound, every later access fails instead of touching
 //! a resource that is gone.
+//!
+//! # Compared with upstream
+//!
+//! As upstream's (Linux 6.13-6.16): an atomic "available" flag and RCU; `revoke` waits a grace
+//! period, `revoke_nosync` does not (for `Devres::drop`, where no reader can exist), and
+//! `access` skips the RCU section for callers that prove the object cannot be revoked meanwhile.
+//! Differences: not pin-initialised (the object is held by value), no `try_access_with` family.
 
 use crate::sync::rcu;
 use core::cell::UnsafeCell;

@@ -7,6 +7,12 @@
 //! padding bytes ([`AsBytes`]) may live there. [`dma_struct!`](crate::dma_struct) declares such a
 //! `#[repr(C)]` structure and proves both properties at compile time, so drivers never need
 //! `unsafe impl`.
+//!
+//! # Compared with upstream
+//!
+//! Upstream's `FromBytes`/`AsBytes` (Linux 6.14 `transmute.rs`) are the same `unsafe` traits;
+//! implementing them for a structure takes an `unsafe impl` there, and
+//! [`dma_struct!`](crate::dma_struct) here proves both properties at compile time instead.
 
 /// Every bit pattern is a valid value of the type.
 ///

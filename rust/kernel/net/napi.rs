@@ -13,12 +13,38 @@
 //! itself when a poll did less than its budget, so a poll cannot forget to. Disabling NAPI
 //! outside open and stop (for a reset) takes an RTNL proof and re-enables on drop
 //! ([`Device::napi_disable`](super::dev::Device::napi_disable)), so it is always paired.
+//!
+//! # Compared with upstream
+//!
+//! Upstream Rust has no NAPI abstraction as of Linux 6.18; this one is ours.
 
 use super::skbuff::SkBuff;
 use crate::bindings;
 use core::marker::PhantomData;
 
 /// What a driver may do inside its NAPI poll callback.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::{napi::Poll, skbuff::SkBuff};
+///
+/// // A poll routine hands at most its budget of received frames to GRO, frees what was sent,
+/// // and reports the receive work done.
+/// fn poll_once(
+///     poll: &Poll<'_>,
+///     received: impl Iterator<Item = SkBuff>,
+///     sent: impl Iterator<Item = SkBuff>,
+/// ) -> usize {
+///     let mut work = 0;
+///     for skb in received.take(poll.budget()) {
+///         poll.gro_receive(skb);
+///         work += 1;
+///     }
+///     sent.for_each(|skb| poll.consume(skb));
+///     work
+/// }
+/// ```
 ///
 /// # Invariants
 ///

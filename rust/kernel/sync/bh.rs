@@ -15,6 +15,11 @@
 //! // Softirqs cannot run on this CPU here.
 //! drop(g);
 //! ```
+//!
+//! # Compared with upstream
+//!
+//! Upstream has no bottom-half guard as of Linux 6.18 (its spinlock has no `_bh` variant
+//! either); this one is ours.
 
 use crate::bindings;
 use core::marker::PhantomData;

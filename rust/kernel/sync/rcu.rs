@@ -3,6 +3,11 @@
 //! RCU read-side critical sections.
 //!
 //! C header: [`include/linux/rcupdate.h`](srctree/include/linux/rcupdate.h)
+//!
+//! # Compared with upstream
+//!
+//! As upstream's `sync/rcu.rs` (Linux 6.13): a non-`Send` guard for `rcu_read_lock`, and
+//! `synchronize` for `synchronize_rcu`.
 
 use crate::bindings;
 use core::marker::PhantomData;

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+//! The positive control: the same APIs the misuse snippets abuse, used as intended. It must
+//! build without a diagnostic, so that a misuse snippet failing means the misuse, not the setup.
+
+use kernel::prelude::*;
+
+module! {
+    type: M,
+    name: "control",
+    author: "e100_rs tests",
+    description: "must compile",
+    license: "GPL",
+}
+
+struct M;
+
+impl kernel::Module for M {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        Ok(M)
+    }
+}
+
+use kernel::{
+    device::{Bound, Core},
+    dma::CoherentAllocation,
+    net::{dev::rtnl_try_lock, skbuff::RxMapping},
+    pci,
+};
+
+use kernel::net::{
+    dev::{AddrList, Device, Operations, TxOutcome},
+    napi::Poll,
+    skbuff::TxSkb,
+};
+
+#[allow(dead_code)]
+struct Nic;
+
+#[vtable]
+impl Operations for Nic {
+    fn open(&self, _dev: &Device) -> Result {
+        Ok(())
+    }
+
+    fn stop(&self, _dev: &Device) -> Result {
+        Ok(())
+    }
+
+    fn start_xmit<'a>(&self, dev: &Device, skb: TxSkb<'a>) -> TxOutcome<'a> {
+        match skb.map(dev.parent()) {
+            // A real driver would queue the mapping on its ring here.
+            Ok(mapping) => drop(mapping),
+            Err((skb, _)) => return TxOutcome::Busy(skb),
+        }
+        TxOutcome::Ok
+    }
+
+    fn set_rx_mode(&self, _dev: &Device, addrs: &AddrList<'_>) {
+        let mut n = 0;
+        addrs.for_each_mc(|_| n += 1);
+        let _ = n;
+    }
+
+    fn poll(&self, _dev: &Device, poll: &Poll<'_>) -> usize {
+        poll.budget().min(0)
+    }
+}
+
+#[vtable]
+impl kernel::net::ethtool::Operations for Nic {
+    const STATS: &'static [&'static str] = &["rx_packets"];
+
+    fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
+        data[0] = 0;
+    }
+}
+
+kernel::dma_struct! {
+    /// A descriptor.
+    struct Desc {
+        status: u16,
+        size: u16,
+        link: u32,
+    }
+}
+
+#[allow(dead_code)]
+fn status(ring: &CoherentAllocation<Desc>, i: usize) -> Result<u16> {
+    kernel::dma_write!(ring, i, size = 1522)?;
+    kernel::dma_read!(ring, i, status)
+}
+
+#[allow(dead_code)]
+fn bar_and_core(pdev: &pci::Device<Core>) -> Result {
+    pdev.enable_device()?;
+    let bar = pdev.iomap_region_sized::<4>(0, kernel::c_str!("control"))?;
+    let bound: &kernel::device::Device<Bound> = pdev.as_ref();
+    let _ = bar.access(bound)?.read8(0);
+    Ok(())
+}
+
+#[allow(dead_code)]
+fn peek(m: &RxMapping) -> Option<u8> {
+    m.read_with(0, 16, |v| v.u8(0)).ok()
+}
+
+#[allow(dead_code)]
+fn quiesce(dev: &Device) {
+    if let Some(rtnl) = rtnl_try_lock() {
+        let _off = dev.napi_disable(&rtnl);
+    }
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Answering ethtool's string count separately from the names (they could disagree): the count comes from the one STATS table.
+//!
+//! expect-error: E0407
+//! expect-message: method `get_sset_count` is not a member of trait
+
+use kernel::prelude::*;
+
+module! {
+    type: M,
+    name: "ethtool_sset_count",
+    author: "e100_rs tests",
+    description: "must not compile",
+    license: "GPL",
+}
+
+struct M;
+
+impl kernel::Module for M {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        Ok(M)
+    }
+}
+
+use kernel::net::{
+    dev::{AddrList, Device, Operations, TxOutcome},
+    napi::Poll,
+    skbuff::TxSkb,
+};
+
+struct Nic;
+
+#[vtable]
+impl Operations for Nic {
+    fn open(&self, _dev: &Device) -> Result {
+        Ok(())
+    }
+
+    fn stop(&self, _dev: &Device) -> Result {
+        Ok(())
+    }
+
+    fn start_xmit<'a>(&self, dev: &Device, skb: TxSkb<'a>) -> TxOutcome<'a> {
+        match skb.map(dev.parent()) {
+            // A real driver would queue the mapping on its ring here.
+            Ok(mapping) => drop(mapping),
+            Err((skb, _)) => return TxOutcome::Busy(skb),
+        }
+        TxOutcome::Ok
+    }
+
+    fn set_rx_mode(&self, _dev: &Device, addrs: &AddrList<'_>) {
+        let mut n = 0;
+        addrs.for_each_mc(|_| n += 1);
+        let _ = n;
+    }
+
+    fn poll(&self, _dev: &Device, poll: &Poll<'_>) -> usize {
+        poll.budget().min(0)
+    }
+}
+
+#[vtable]
+impl kernel::net::ethtool::Operations for Nic {
+    const STATS: &'static [&'static str] = &["rx_packets"];
+
+    fn get_sset_count(&self, _dev: &Device, _sset: u32) -> Result<usize> {
+        Ok(2)
+    }
+}
