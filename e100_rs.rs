@@ -150,7 +150,7 @@ use kernel::prelude::*;
 use kernel::{
     c_str, delay, dev_err, dev_warn,
     device::{self, Bound, Core},
-    devres::Devres,
+    devres::{ClassDevres, Devres},
     dma::{CoherentAllocation, DmaMask},
     dma_read, dma_write,
     init_ext::pin_init_scope,
@@ -521,9 +521,15 @@ impl Nic {
         if let Ok(io) = self.csr(dev.parent()) {
             hw_reset(io);
         }
-        let _bh = bh::disable();
-        let cb = self.cu.lock().ring.take();
-        let rx = self.rx.lock().take();
+        let (cb, rx);
+        {
+            let _bh = bh::disable();
+            // Each guard is released at the end of its statement, inside the section.
+            cb = self.cu.lock().ring.take();
+            rx = self.rx.lock().take();
+        }
+        // Freed with bottom halves enabled: freeing coherent memory may sleep on some
+        // platforms (remapped or IOMMU-backed allocations).
         drop(cb);
         drop(rx);
         dev.reset_queue();
@@ -600,7 +606,8 @@ impl Nic {
     }
 
     /// Recovers from a transmit hang: the whole interface down and up, under RTNL, with NAPI
-    /// off (re-enabled when `_napi_off` drops, before RTNL is released).
+    /// off (the abstraction enables it again afterwards and schedules one poll, so an interrupt
+    /// that came while it was off is not lost).
     fn reset(&self, dev: &NetDevice) {
         let Some(rtnl) = net::dev::rtnl_try_lock() else {
             // `stop` may be waiting for this task with RTNL held: try again shortly.
@@ -608,15 +615,14 @@ impl Nic {
             dev.schedule_service(10);
             return;
         };
-        let Some(_napi_off) = dev.napi_disable(&rtnl) else {
-            // Not running: nothing to reset.
-            return;
-        };
-        netdev_warn!(dev, "resetting after transmit timeout\n");
-        self.down(dev);
-        if let Err(e) = self.up(dev) {
-            netdev_warn!(dev, "reset failed: {:?}\n", e);
-        }
+        // `None` if the interface is not up: nothing to reset.
+        let _ = dev.with_napi_disabled(&rtnl, || {
+            netdev_warn!(dev, "resetting after transmit timeout\n");
+            self.down(dev);
+            if let Err(e) = self.up(dev) {
+                netdev_warn!(dev, "reset failed: {:?}\n", e);
+            }
+        });
     }
 }
 
@@ -636,7 +642,7 @@ impl core::fmt::Display for MacFmt<'_> {
 
 /// The PCI driver's per-device data: owns the net_device registration (which owns the rest).
 struct E100Driver {
-    _netdev: Devres<net::dev::Registration<Nic>>,
+    _netdev: ClassDevres<net::dev::Registration<Nic>>,
 }
 
 impl E100Driver {
@@ -747,7 +753,8 @@ impl E100Driver {
             nic,
         )?;
 
-        let ndev = netdev.access(bound)?.device();
+        let reg = netdev.try_access().ok_or(ENODEV)?;
+        let ndev = reg.device();
         netdev_info!(
             ndev,
             "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}\n",
@@ -760,6 +767,7 @@ impl E100Driver {
             pdev.irq(),
             MacFmt(&ndev.mac_addr())
         );
+        drop(reg);
         Ok(E100Driver { _netdev: netdev })
     }
 }

@@ -33,7 +33,7 @@ use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
 use kernel::net::napi::Poll;
-use kernel::net::skbuff::{RxBuf, RxMapping, SkBuff, TxMapping};
+use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, TxMapping};
 use kernel::prelude::*;
 use kernel::{delay, dma_read, dma_write};
 
@@ -396,7 +396,7 @@ impl RxRing {
         ndev: &NetDevice,
         dev: &Device<Bound>,
         budget: usize,
-        mut deliver: impl FnMut(SkBuff),
+        mut deliver: impl FnMut(RxFrame),
     ) -> Received {
         let mut got = Received::default();
         while got.work < budget && self.clean != self.stop {

@@ -20,20 +20,30 @@
 //! reference only ever loses rights when passed on. Only bus and class abstractions create the
 //! stronger references, at the places where the C core guarantees what they claim.
 //!
+//! A bound device also carries its binding's class registrations (see
+//! [`Devres`]'s `ClassDevres`): what the driver offers the rest of the kernel on the device's
+//! behalf, withdrawn by the bus before anything else of the binding goes.
+//!
 //! # Compared with upstream
 //!
-//! Linux 6.14 and later have the same three contexts with the same names and meanings; this
-//! file replaces 6.12's `device.rs`, which had no contexts. Kept smaller: no `CoreInternal`
-//! context, no property or firmware-node accessors, and printing lives in
-//! [`dev_printk`](crate::dev_printk).
+//! Upstream gained the same contexts with the same names and meanings over Linux 6.15-6.16
+//! (`Normal` and `Core` first, `Bound` after); this file replaces 6.12's `device.rs`, which had
+//! none. Kept smaller: no `CoreInternal` context, no property or firmware-node accessors, and
+//! printing lives in [`dev_printk`](crate::dev_printk). The class-registration list is ours:
+//! upstream hands no bound device to class callbacks.
 //!
 //! [`Devres`]: crate::devres::Devres
 
 use crate::{
+    alloc::{flags::GFP_KERNEL, KVec},
     bindings,
+    error::{code::*, Result},
+    init::InPlaceInit,
+    new_mutex,
+    sync::{Arc, Mutex},
     types::{ARef, Opaque},
 };
-use core::{marker::PhantomData, ops::Deref, ptr};
+use core::{ffi::c_void, marker::PhantomData, ops::Deref, ptr};
 
 mod private {
     pub trait Sealed {}
@@ -165,6 +175,138 @@ impl From<&Device<Bound>> for ARef<Device> {
     fn from(dev: &Device<Bound>) -> Self {
         let d: &Device = dev;
         ARef::from(d)
+    }
+}
+
+/// Something a driver offers the rest of the kernel on behalf of a bound device (a network
+/// interface, say), whose callbacks may use the binding's resources.
+///
+/// Bus abstractions withdraw every class registration of a binding when they start unbinding the
+/// device, before the driver's remove and before any managed resource is released; so while its
+/// callbacks run, the binding is whole, and they may be handed the device as [`Bound`].
+pub(crate) trait ClassRegistration: Send + Sync {
+    /// Withdraws it: returns once no callback of it runs, or will run. Sleeps; idempotent.
+    fn revoke(&self);
+}
+
+/// The class registrations of one binding.
+///
+/// # Invariants
+///
+/// Once `closed`, no registration is added; every registration added before is revoked by
+/// whoever closed it.
+struct ClassList {
+    closed: bool,
+    regs: KVec<Arc<dyn ClassRegistration>>,
+}
+
+/// A managed-resource entry holding the binding's class list: one pointer made by
+/// [`Arc::into_raw`], owned by the entry until its release.
+type ClassEntry = *const Mutex<ClassList>;
+
+/// The C callback; see the function-pointer field it is installed in.
+///
+/// # Safety
+///
+/// Called only by the C core, with arguments that are valid, as that callback's C
+/// documentation promises, for the duration of the call.
+unsafe extern "C" fn class_list_release(_dev: *mut bindings::device, res: *mut c_void) {
+    // SAFETY: `res` is the entry `open_class_list` made, holding a pointer leaked from an `Arc`;
+    // the release runs once, so the reference is reclaimed once.
+    let list = unsafe { Arc::from_raw(res.cast::<ClassEntry>().read()) };
+    // Normally the bus revoked them all already; this is the last resort.
+    revoke_all(&list);
+}
+
+/// Closes `list` and revokes what it holds (outside the lock: revoking sleeps until callbacks
+/// have stopped, and a callback may try to add a registration meanwhile, which then fails).
+fn revoke_all(list: &Mutex<ClassList>) {
+    let regs = {
+        let mut l = list.lock();
+        l.closed = true;
+        core::mem::take(&mut l.regs)
+    };
+    // Newest first, as managed resources are released.
+    for r in regs.iter().rev() {
+        r.revoke();
+    }
+}
+
+impl Device<Bound> {
+    /// The binding's class list, if the bus opened one.
+    fn class_list(&self) -> Option<&Mutex<ClassList>> {
+        // SAFETY: the device is valid; `class_list_release` identifies our entries, and a null
+        // match function matches any of them.
+        let res = unsafe {
+            bindings::devres_find(
+                self.as_raw(),
+                Some(class_list_release),
+                None,
+                ptr::null_mut(),
+            )
+        };
+        if res.is_null() {
+            return None;
+        }
+        // SAFETY: the entry holds a pointer to a live `Mutex<ClassList>`, owned by the entry,
+        // which is released only by the unbind's resource release; the device is bound for the
+        // borrow of `self`, so that has not happened.
+        Some(unsafe { &*res.cast::<ClassEntry>().read() })
+    }
+
+    /// Adds `reg` to the binding's class registrations, to be revoked when the bus starts
+    /// unbinding the device. [`ENODEV`] if the bus keeps no list, or the unbind has begun.
+    pub(crate) fn add_class_registration(&self, reg: Arc<dyn ClassRegistration>) -> Result {
+        let list = self.class_list().ok_or(ENODEV)?;
+        let mut l = list.lock();
+        if l.closed {
+            return Err(ENODEV);
+        }
+        l.regs.push(reg, GFP_KERNEL)?;
+        Ok(())
+    }
+}
+
+impl Device<Core> {
+    /// For bus abstractions, before calling a driver's probe: starts the binding's class list.
+    /// A bus that calls this must call [`Device::revoke_class_registrations`] when it starts
+    /// unbinding the device (before the driver's remove) and when the probe fails.
+    pub(crate) fn open_class_list(&self) -> Result {
+        let list = Arc::pin_init(
+            new_mutex!(ClassList {
+                closed: false,
+                regs: KVec::new(),
+            }),
+            GFP_KERNEL,
+        )?;
+        // SAFETY: `class_list_release` has the `dr_release_t` signature; the entry holds one
+        // pointer; the name is `'static`. NUMA_NO_NODE is -1.
+        let node = unsafe {
+            bindings::__devres_alloc_node(
+                Some(class_list_release),
+                core::mem::size_of::<ClassEntry>(),
+                GFP_KERNEL.as_raw(),
+                -1,
+                crate::c_str!("rust_class_list").as_char_ptr(),
+            )
+        };
+        if node.is_null() {
+            return Err(ENOMEM);
+        }
+        // SAFETY: `node` is a fresh entry of one pointer's size, initialised before it is added.
+        unsafe {
+            node.cast::<ClassEntry>().write(Arc::into_raw(list));
+            bindings::devres_add(self.as_raw(), node);
+        }
+        Ok(())
+    }
+
+    /// For bus abstractions: withdraws every class registration of the binding and refuses new
+    /// ones. Sleeps until their callbacks have stopped.
+    pub(crate) fn revoke_class_registrations(&self) {
+        if let Some(list) = (**self).class_list() {
+            revoke_all(list);
+        }
     }
 }
 

@@ -9,7 +9,9 @@
 //! [`dma_struct!`](crate::dma_struct)) and are only accessed with volatile reads and writes of
 //! single fields ([`dma_read!`](crate::dma_read), [`dma_write!`](crate::dma_write)), bounds
 //! checked, so a driver never does pointer arithmetic. [`wmb`] and [`rmb`] order those accesses
-//! against the device. Allocating needs a [`Bound`] device: DMA memory belongs to a binding.
+//! against the device. Allocating needs a [`Bound`] device: DMA memory is made for a binding
+//! (dropping it after the unbind is a driver bug DMA-API debugging reports, not a memory-safety
+//! one: the allocation keeps a reference to its device).
 //!
 //! Streaming mappings of packet buffers are in [`crate::net::skbuff`].
 //!
@@ -79,7 +81,7 @@ impl DmaMask {
 /// new mask does not cover (the DMA API does not re-check them). Calling it in a driver's bind
 /// path before anything is allocated, as [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)
 /// does, meets this.
-pub unsafe fn set_mask_and_coherent(dev: &Device, mask: DmaMask) -> Result {
+pub unsafe fn set_mask_and_coherent(dev: &Device<Bound>, mask: DmaMask) -> Result {
     // SAFETY: `dev` is a valid device; the caller rules out races with allocations.
     to_result(unsafe { bindings::dma_set_mask_and_coherent(dev.as_raw(), mask.value()) })
 }
@@ -236,18 +238,25 @@ impl<T: AsBytes + FromBytes> Drop for CoherentAllocation<T> {
 
 /// Reads a field of element `$idx` of a [`CoherentAllocation`]: `dma_read!(ring, i, a.b)`.
 /// Evaluates to `Result<FieldType>`; out-of-range indices give [`EINVAL`]. The allocation and
-/// the index are evaluated before, and outside, the macro's `unsafe` block.
+/// the index are evaluated before, and outside, the macro's `unsafe` block, and the allocation
+/// must be a [`CoherentAllocation`] (its methods are called by their full path, so no look-alike
+/// type can stand in).
 #[macro_export]
 macro_rules! dma_read {
     ($alloc:expr, $idx:expr, $($field:ident).+) => {{
-        let alloc = &$alloc;
+        let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
         let idx: usize = $idx;
-        match alloc.item_from_index(idx) {
+        match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
                 // SAFETY: `item` points to a valid element of `alloc` (bounds checked above);
                 // `addr_of!` projects to one of its fields (named by identifiers only) without
                 // creating a reference, and the projection is read with a volatile load.
-                Ok(unsafe { alloc.field_read(::core::ptr::addr_of!((*item).$($field).+)) })
+                Ok(unsafe {
+                    $crate::dma::CoherentAllocation::field_read(
+                        alloc,
+                        ::core::ptr::addr_of!((*item).$($field).+),
+                    )
+                })
             }
             Err(e) => Err(e),
         }
@@ -261,26 +270,26 @@ macro_rules! dma_read {
 #[macro_export]
 macro_rules! dma_write {
     ($alloc:expr, $idx:expr, $($field:ident).+ = $val:expr) => {{
-        let alloc = &$alloc;
+        let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
         let idx: usize = $idx;
         let val = $val;
-        match alloc.item_from_index(idx) {
+        match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
                 // SAFETY: as in `dma_read!`.
                 let field = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
                 // SAFETY: `field` points into an element returned by `item_from_index`.
-                unsafe { alloc.field_write(field, val) };
+                unsafe { $crate::dma::CoherentAllocation::field_write(alloc, field, val) };
                 Ok(())
             }
             Err(e) => Err(e),
         }
     }};
     ($alloc:expr, $idx:expr, $($field:ident).+ [$i:expr] = $val:expr) => {{
-        let alloc = &$alloc;
+        let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
         let idx: usize = $idx;
         let i: usize = $i;
         let val = $val;
-        match alloc.item_from_index(idx) {
+        match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
                 // SAFETY: as in `dma_read!`.
                 let array = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
@@ -288,7 +297,7 @@ macro_rules! dma_write {
                     Ok(elem) => {
                         // SAFETY: `elem` is an element, bounds checked, of an array field of
                         // an element returned by `item_from_index`.
-                        unsafe { alloc.field_write(elem, val) };
+                        unsafe { $crate::dma::CoherentAllocation::field_write(alloc, elem, val) };
                         Ok(())
                     }
                     Err(e) => Err(e),

@@ -185,15 +185,27 @@ pub const fn infos<I: Copy, const M: usize>(pairs: &[(DeviceId, I); M]) -> [I; M
 }
 
 /// A driver's device table: the C array and, per entry, the driver's own information.
+///
+/// # Invariants
+///
+/// `raw` has one more entry than `info`, and its last entry is the all-zero terminator the PCI
+/// core's matching loop stops at (checked by [`IdTable::new`]).
 pub struct IdTable<I: 'static> {
     raw: &'static [bindings::pci_device_id],
     info: &'static [I],
 }
 
 impl<I: 'static> IdTable<I> {
-    /// Pairs a terminated C array with its per-entry information (one fewer element).
+    /// Pairs a terminated C array with its per-entry information (one fewer element). Fails
+    /// the build (or panics, if called outside a constant) unless the array ends with an
+    /// all-zero terminator, which the PCI core's matching loop relies on.
     pub const fn new(raw: &'static [bindings::pci_device_id], info: &'static [I]) -> Self {
         assert!(raw.len() == info.len() + 1);
+        let last = &raw[raw.len() - 1];
+        assert!(
+            last.vendor == 0 && last.subvendor == 0 && last.class_mask == 0,
+            "a PCI device-ID table ends with an all-zero entry"
+        );
         Self { raw, info }
     }
 
@@ -519,14 +531,24 @@ impl<T: Driver> Registration<T> {
             // `driver_data` the core checked against our table.
             let index = unsafe { (*id).driver_data };
             let info = T::ID_TABLE.info(index).ok_or(EINVAL)?;
+            let d: &device::Device<Core> = dev.as_ref();
             if let Some(mask) = T::DMA_MASK {
-                let d: &device::Device = dev.as_ref();
-                // SAFETY: the driver's `probe` has not run yet, so nothing can have allocated
-                // or mapped DMA memory for this device through it, and it is the device's only
-                // driver.
+                // SAFETY: the driver's `probe` has not run yet and it is the device's only
+                // driver, so nothing allocates or maps DMA memory for the device concurrently;
+                // a previous binding's allocations were released at its unbind.
                 unsafe { crate::dma::set_mask_and_coherent(d, mask) }?;
             }
-            let data = KBox::pin_init(T::probe(dev, info), GFP_KERNEL)?;
+            // Class registrations (network interfaces, ...) the driver makes are withdrawn in
+            // `remove_callback`, or below if the probe fails, before anything else of the
+            // binding is released.
+            d.open_class_list()?;
+            let data = match KBox::pin_init(T::probe(dev, info), GFP_KERNEL) {
+                Ok(data) => data,
+                Err(e) => {
+                    d.revoke_class_registrations();
+                    return Err(e);
+                }
+            };
             // SAFETY: the state is never moved out of the box; it is turned back into a
             // `Pin<KBox<T>>` in `remove_callback`.
             let raw = KBox::into_raw(unsafe { Pin::into_inner_unchecked(data) });
@@ -543,6 +565,12 @@ impl<T: Driver> Registration<T> {
     /// Called only by the C core, with arguments that are valid, as that callback's C
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn remove_callback(pdev: *mut bindings::pci_dev) {
+        // SAFETY: `pdev` is the valid, still-bound device, and `remove` runs with its lock held.
+        let dev = unsafe { Device::<Core>::from_raw(pdev) };
+        // First withdraw what the driver offers the rest of the kernel, while the driver state
+        // and every managed resource are still there.
+        let d: &device::Device<Core> = dev.as_ref();
+        d.revoke_class_registrations();
         // SAFETY: `pdev` is the valid, still-bound device.
         let raw = unsafe { bindings::pci_get_drvdata(pdev) }.cast::<T>();
         if raw.is_null() {

@@ -28,7 +28,8 @@ use core::sync::atomic::{AtomicBool, Ordering};
 ///
 /// `data` is initialised and not yet dropped while `available` is `true`. Once `available` has
 /// been set to `false` (which happens exactly once, by whoever swaps it), `data` is dropped by that
-/// same caller after an RCU grace period, and never accessed again.
+/// same caller, and never accessed again: after an RCU grace period ([`Revocable::revoke`]), or
+/// at once where no reader can exist ([`Revocable::revoke_nosync`], whose caller guarantees it).
 ///
 /// # Examples
 ///

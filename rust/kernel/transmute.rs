@@ -10,51 +10,22 @@
 //!
 //! # Compared with upstream
 //!
-//! Upstream's `FromBytes`/`AsBytes` (Linux 6.14 `transmute.rs`) are the same `unsafe` traits;
-//! implementing them for a structure takes an `unsafe impl` there, and
-//! [`dma_struct!`](crate::dma_struct) here proves both properties at compile time instead.
+//! Upstream moved `FromBytes`/`AsBytes` from `types.rs` to `transmute.rs` (Linux 6.14); 6.12
+//! has them in `types.rs`, and this file re-exports those same traits. Implementing them for a
+//! structure takes an `unsafe impl` upstream; [`dma_struct!`](crate::dma_struct) proves both
+//! properties at compile time instead.
 
-/// Every bit pattern is a valid value of the type.
-///
-/// # Safety
-///
-/// Implementers must guarantee that any initialised byte sequence of the type's size is a valid
-/// value.
-pub unsafe trait FromBytes {}
-
-/// The type has no padding: all of its bytes are initialised in every value.
-///
-/// # Safety
-///
-/// Implementers must guarantee the type has no uninitialised (padding) bytes.
-pub unsafe trait AsBytes {}
-
-macro_rules! impl_pod {
-    ($($t:ty),*) => {
-        $(
-            // SAFETY: integers accept every bit pattern and have no padding.
-            unsafe impl FromBytes for $t {}
-            // SAFETY: see above.
-            unsafe impl AsBytes for $t {}
-        )*
-    };
-}
-
-impl_pod!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
-
-// SAFETY: an array of `FromBytes` elements is `FromBytes`: arrays have no padding between
-// elements and each element accepts every bit pattern.
-unsafe impl<T: FromBytes, const N: usize> FromBytes for [T; N] {}
-// SAFETY: arrays have no padding between elements; elements have none themselves.
-unsafe impl<T: AsBytes, const N: usize> AsBytes for [T; N] {}
+pub use crate::types::{AsBytes, FromBytes};
 
 /// Declares a `#[repr(C)]` structure of plain-data fields and implements [`FromBytes`] and
-/// [`AsBytes`] for it, after proving at compile time that every field is itself both, that the
-/// fields leave no padding, and that each field is aligned for its type.
+/// [`AsBytes`] for it, after proving at compile time that every field is itself both (which
+/// also rules out interior mutability and types such as `bool` that reject some bit patterns)
+/// and that the fields leave no padding.
 ///
 /// Only doc comments may be given as attributes: a `#[repr(packed)]` (or any other attribute)
 /// does not match the macro, since packing would misalign the fields the volatile DMA
-/// accessors read. The alignment check catches it even if it got through.
+/// accessors read. (`#[repr(C)]` without padding puts every field at an offset that is a
+/// multiple of its alignment, so no further check is needed.)
 ///
 /// # Examples
 ///
@@ -100,18 +71,13 @@ macro_rules! dma_struct {
                 ::core::mem::size_of::<$name>() == 0 $( + ::core::mem::size_of::<$fty>() )*,
                 concat!(stringify!($name), " has padding")
             );
-            $(
-                ::core::assert!(
-                    ::core::mem::offset_of!($name, $field) % ::core::mem::align_of::<$fty>() == 0,
-                    concat!(stringify!($name), ".", stringify!($field), " is misaligned")
-                );
-            )*
         };
 
-        // SAFETY: every field is `FromBytes` (checked above), and a `#[repr(C)]` structure
-        // without padding accepts every bit pattern its fields do.
+        // SAFETY: every field is `FromBytes` (checked above), so none has interior mutability,
+        // and a `#[repr(C)]` structure without padding accepts every bit pattern its fields do.
         unsafe impl $crate::transmute::FromBytes for $name {}
-        // SAFETY: every field is `AsBytes` and the size check above proves there is no padding.
+        // SAFETY: every field is `AsBytes` (so none has interior mutability or uninitialised
+        // bytes) and the size check above proves there is no padding.
         unsafe impl $crate::transmute::AsBytes for $name {}
     };
 }

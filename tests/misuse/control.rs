@@ -107,6 +107,8 @@ fn peek(m: &RxMapping) -> Option<u8> {
 #[allow(dead_code)]
 fn quiesce(dev: &Device) {
     if let Some(rtnl) = rtnl_try_lock() {
-        let _off = dev.napi_disable(&rtnl);
+        let _ = dev.with_napi_disabled(&rtnl, || ());
     }
+    let addrs = dev.lock_addrs();
+    let _ = addrs.mc_count();
 }

@@ -25,6 +25,6 @@ impl kernel::Module for M {
 use kernel::dma::{set_mask_and_coherent, DmaMask};
 
 #[allow(dead_code)]
-fn widen(dev: &kernel::device::Device) -> Result {
+fn widen(dev: &kernel::device::Device<kernel::device::Bound>) -> Result {
     set_mask_and_coherent(dev, DmaMask::new::<64>())
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Answering ethtool's string count separately from the names (they could disagree): the count comes from the one STATS table.
 //!
-//! expect-error: E0407
+//! expect-error: E0438
 //! expect-message: method `get_sset_count` is not a member of trait
 
 use kernel::prelude::*;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Reading the multicast list without the address-list lock.
+//! Reading the multicast list without the address-list lock: the list's view can only be had
+//! from the held lock, not made up.
 //!
-//! expect-error: E0599
-//! expect-message: no method named `for_each_mc` found for reference `&kernel::net::dev::Device`
+//! expect-error: E0451
+//! expect-message: field `dev` of struct `AddrList` is private
 
 use kernel::prelude::*;
 
@@ -22,11 +23,10 @@ impl kernel::Module for M {
     }
 }
 
-use kernel::net::dev::Device;
+use kernel::net::dev::{AddrList, Device};
 
 #[allow(dead_code)]
 fn count(dev: &Device) -> usize {
-    let mut n = 0;
-    dev.for_each_mc(|_| n += 1);
-    n
+    let list = AddrList { dev };
+    list.mc_count()
 }

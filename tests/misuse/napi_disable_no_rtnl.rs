@@ -27,5 +27,5 @@ use kernel::net::dev::{Device, RtnlGuard};
 #[allow(dead_code)]
 fn quiesce(dev: &Device) {
     let fake = RtnlGuard(core::marker::PhantomData);
-    let _off = dev.napi_disable(&fake);
+    let _ = dev.with_napi_disabled(&fake, || ());
 }

@@ -7,10 +7,12 @@
 //! A driver implements [`Operations`] (and [`ethtool::Operations`](super::ethtool::Operations))
 //! on its shared device state `T` and registers an Ethernet device for it with
 //! [`Registration::register`], which allocates the `net_device`, keeps an [`Arc<T>`] in its
-//! private area, registers it, and hands the registration back inside a [`Devres`]: it is
-//! unregistered when the driver drops it or, at the latest, when the parent device is unbound.
-//! Every callback therefore runs while the parent is bound, and [`Device::parent`] says so in
-//! its type (what DMA mappings and [`Devres::access`] need).
+//! private area, registers it, and hands the registration back as a [`ClassDevres`]: it is
+//! unregistered when the driver drops that or, at the latest, when the bus starts unbinding the
+//! parent device, before the driver's remove and before any managed resource of the binding is
+//! released (however the driver kept the registration, even leaked). Every callback therefore
+//! runs while the binding is whole, and [`Device::parent`] says so in its type (what DMA
+//! mappings, interrupt requests and [`Devres::access`](crate::devres::Devres::access) need).
 //!
 //! The registration owns what C drivers juggle by hand around `open` and `stop`: the
 //! interrupt line (requested, named after the interface, just before `open`; freed just after
@@ -23,14 +25,16 @@
 //! - NAPI's poll-only operations are on the [`Poll`] the poll callback gets;
 //! - the multicast list can only be read through an [`AddrList`], which exists while the
 //!   address-list lock is held (given to `set_rx_mode`, or taken with [`Device::lock_addrs`]);
-//! - disabling NAPI for a reset needs an [`RtnlGuard`] and is undone when its [`NapiOff`] guard
-//!   drops.
+//! - disabling NAPI for a reset needs an [`RtnlGuard`] and lasts for one closure
+//!   ([`Device::with_napi_disabled`]), so it is always undone.
 //!
 //! # Compared with upstream
 //!
 //! Upstream Rust has no `net_device` abstraction as of Linux 6.18 (only the PHY abstraction of
 //! netdev is upstream); this one is ours, shaped after upstream's bus abstractions (a
-//! `#[vtable]` trait, a registration tied to the parent's binding through `Devres`).
+//! `#[vtable]` trait, a registration tied to the parent's binding). Upstream class abstractions
+//! hand their callbacks no bound device; this one can, because the registration is withdrawn
+//! before the binding's resources are (see [`ClassDevres`]).
 //!
 //! [`TxSkb`]: super::skbuff::TxSkb
 //! [`Poll`]: super::napi::Poll
@@ -39,7 +43,7 @@ use super::napi::Poll;
 use super::skbuff::{SkBuff, TxSkb};
 use crate::alloc::{flags::GFP_KERNEL, KBox};
 use crate::device::{self, Bound};
-use crate::devres::Devres;
+use crate::devres::ClassDevres;
 use crate::error::{code::*, from_result, to_result, Result};
 use crate::init::InPlaceInit;
 use crate::irq::{self, IrqRequest, IrqReturn};
@@ -92,7 +96,7 @@ pub fn random_ether_addr() -> MacAddr {
 }
 
 /// Holds the RTNL lock (the networking configuration lock) until dropped: the proof some
-/// operations ask for.
+/// operations ask for. Process context only (RTNL is a mutex).
 ///
 /// # Invariants
 ///
@@ -134,15 +138,18 @@ impl Drop for RtnlGuard {
 /// # Invariants
 ///
 /// The wrapped `net_device` was made by [`Registration::register`] (its private area starts
-/// with a `PrivHeader`) and stays registered for as long as the reference lives; a registration
-/// lives only while its parent device is bound. References are only made by this module: in
-/// callbacks (the core keeps the device alive across them) and from a live [`Registration`].
+/// with a `PrivHeader`) and stays registered for as long as the reference lives. A registration
+/// is withdrawn before its parent's binding releases anything (it is a class registration of
+/// the parent), so the parent is bound, its binding whole, for as long as the reference lives.
+/// References are only made by this module: in callbacks (the core keeps the device alive
+/// across them) and from a live [`Registration`].
 #[repr(transparent)]
 pub struct Device(Opaque<bindings::net_device>);
 
 // SAFETY: the methods taking `&self` may run on any thread at once: they call C functions that
 // are safe concurrently (queue and carrier state are atomic bit operations; BQL and NAPI
-// scheduling are designed for it) or read fields the core updates atomically.
+// scheduling are designed for it), copy the name under RTNL-free rules (see `name`), or read a
+// word-sized field with a volatile load.
 unsafe impl Sync for Device {}
 
 impl Device {
@@ -169,11 +176,10 @@ impl Device {
         unsafe { bindings::netdev_priv(self.as_raw()).cast() }
     }
 
-    /// The interface name (`eth0`, ...).
-    pub fn name(&self) -> &CStr {
-        // SAFETY: `name` is a NUL-terminated array in a valid device; it is only rewritten under
-        // RTNL when the device is renamed, and always stays NUL-terminated.
-        unsafe { CStr::from_char_ptr((*self.as_raw()).name.as_ptr()) }
+    /// The raw interface name buffer (for C APIs that keep the pointer, such as the IRQ name).
+    fn name_ptr(&self) -> *const crate::ffi::c_char {
+        // SAFETY: the device is valid; only an address is computed.
+        unsafe { (*self.as_raw()).name.as_ptr() }
     }
 
     /// The parent (bus) device, bound for as long as this reference lives: a registration
@@ -199,10 +205,11 @@ impl Device {
         unsafe { bindings::eth_hw_addr_set(self.as_raw(), addr.as_ptr()) };
     }
 
-    /// The interface flags (`IFF_*`).
+    /// The interface flags (`IFF_*`): a snapshot; they change under RTNL.
     pub fn flags(&self) -> u32 {
-        // SAFETY: the device is valid; a racy read of a word-sized field is what C does too.
-        unsafe { (*self.as_raw()).flags }
+        // SAFETY: the device is valid; a volatile load of a word-sized field is C's
+        // `READ_ONCE`, the way lockless readers of `dev->flags` read it.
+        unsafe { core::ptr::addr_of!((*self.as_raw()).flags).read_volatile() }
     }
 
     /// Whether the interface is up (administratively).
@@ -272,12 +279,13 @@ impl Device {
     }
 
     /// Takes the address-list lock (bottom halves disabled) for reading the multicast list
-    /// outside `set_rx_mode`.
+    /// outside `set_rx_mode` (inside it, the core holds the lock already: taking it again
+    /// deadlocks, as lockdep reports).
     pub fn lock_addrs(&self) -> AddrListGuard<'_> {
         // SAFETY: the device is valid; released in `AddrListGuard::drop`.
         unsafe { bindings::netif_addr_lock_bh(self.as_raw()) };
-        // INVARIANT: locked just above, until the guard drops.
-        AddrListGuard(AddrList { dev: self })
+        // INVARIANT: locked just above, until the guard drops, on this CPU.
+        AddrListGuard(AddrList { dev: self }, PhantomData)
     }
 
     /// Schedules the NAPI poll (unless scheduled already or disabled); returns whether this call
@@ -288,21 +296,30 @@ impl Device {
         unsafe { bindings::napi_schedule(core::ptr::addr_of_mut!((*self.header()).napi)) }
     }
 
-    /// Disables NAPI until the returned guard drops, waiting for a running poll: for a reset
-    /// under RTNL while the interface is up. `None` if the interface is not running, or NAPI is
-    /// already disabled this way.
-    pub fn napi_disable<'a>(&'a self, _rtnl: &'a RtnlGuard) -> Option<NapiOff<'a>> {
+    /// Runs `f` with NAPI disabled (a running poll is waited for): for a reset under RTNL
+    /// while the interface is up. NAPI is enabled again afterwards and scheduled once, so work
+    /// whose interrupt came while it was off is not lost. `None` (and `f` not run) if the
+    /// interface is not up, or NAPI is already disabled this way (by an enclosing call).
+    pub fn with_napi_disabled<R>(&self, _rtnl: &RtnlGuard, f: impl FnOnce() -> R) -> Option<R> {
+        let h = self.header();
         // SAFETY: the header is valid (type invariant).
-        let off = unsafe { &(*self.header()).napi_off };
+        let off = unsafe { &(*h).napi_off };
         if !self.is_running() || off.swap(true, Ordering::Relaxed) {
             return None;
         }
-        // SAFETY: the interface is up and RTNL is held for `'a`, so NAPI is enabled (by
+        // SAFETY: the interface is up and RTNL is held (the guard), so NAPI is enabled (by
         // `open`) and stays so until `stop`, which cannot run without RTNL; `napi_off` rules
-        // out a second disable.
-        unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*self.header()).napi)) };
-        // INVARIANT: disabled just above, under RTNL held for `'a`.
-        Some(NapiOff { dev: self })
+        // out a nested disable.
+        unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
+        let r = f();
+        // SAFETY: disabled above, RTNL still held: enable it again, once; then schedule it,
+        // which is allowed in any context.
+        unsafe {
+            bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi));
+            bindings::napi_schedule(core::ptr::addr_of_mut!((*h).napi));
+        }
+        off.store(false, Ordering::Relaxed);
+        Some(r)
     }
 
     /// Runs the driver's [`Operations::service`] in process context after `delay_ms`
@@ -356,8 +373,12 @@ impl AddrList<'_> {
 }
 
 /// Holds the address-list lock (taken with [`Device::lock_addrs`]) until dropped. Not
-/// [`Send`]: it is released on the CPU that took it.
-pub struct AddrListGuard<'a>(AddrList<'a>);
+/// [`Send`]: it is released on the CPU that took it (the lock disables bottom halves there).
+///
+/// # Invariants
+///
+/// The lock was taken with `netif_addr_lock_bh` on this CPU and is released in `drop`.
+pub struct AddrListGuard<'a>(AddrList<'a>, PhantomData<*mut ()>);
 
 impl<'a> core::ops::Deref for AddrListGuard<'a> {
     type Target = AddrList<'a>;
@@ -371,26 +392,6 @@ impl Drop for AddrListGuard<'_> {
     fn drop(&mut self) {
         // SAFETY: taken in `Device::lock_addrs` (type invariant of `AddrList`).
         unsafe { bindings::netif_addr_unlock_bh(self.0.dev.as_raw()) };
-    }
-}
-
-/// NAPI disabled by [`Device::napi_disable`]; re-enabled on drop.
-///
-/// # Invariants
-///
-/// NAPI of `dev` was disabled by `napi_disable`, with RTNL held for `'a`.
-pub struct NapiOff<'a> {
-    dev: &'a Device,
-}
-
-impl Drop for NapiOff<'_> {
-    fn drop(&mut self) {
-        let h = self.dev.header();
-        // SAFETY: disabled by us, RTNL still held (type invariant): enable it again, once.
-        unsafe {
-            bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi));
-            (*h).napi_off.store(false, Ordering::Relaxed);
-        }
     }
 }
 
@@ -440,14 +441,26 @@ macro_rules! netdev_info {
 
 /// The start of the private area of a device made by [`Registration`]; the driver state pointer
 /// follows in `Priv<T>`.
+///
+/// # Invariants
+///
+/// `napi` is added to the device (until it is freed); `work` is initialised; `napi_off` is set
+/// exactly while [`Device::with_napi_disabled`] has NAPI disabled.
 #[repr(C)]
 struct PrivHeader {
     napi: bindings::napi_struct,
     work: bindings::delayed_work,
-    /// NAPI is disabled by a [`NapiOff`] guard.
     napi_off: AtomicBool,
 }
 
+/// The private area of a device made by `Registration<T>`.
+///
+/// # Invariants
+///
+/// `dev` is the device; `data` is an `Arc<T>` leaked with [`Arc::into_raw`], reclaimed only after
+/// the device is unregistered; `irq` is touched only with RTNL held (open, stop) or with the
+/// device exclusively owned (registration failure, drop); `irq_line` came from an [`IrqRequest`]
+/// for the parent and never changes.
 #[repr(C)]
 struct Priv<T: Operations> {
     header: PrivHeader,
@@ -594,8 +607,8 @@ pub trait Operations: Send + Sync + Sized + 'static {
 /// `dev` was allocated by `alloc_etherdev_mqs` with a `Priv<T>` as its private area, whose
 /// `data` is an `Arc<T>` leaked with [`Arc::into_raw`], whose NAPI context is added and whose
 /// work item is initialised; the device is registered until `drop`. The registration is only
-/// ever handed out inside a [`Devres`] of its parent, so it is dropped before the parent's
-/// unbind completes.
+/// ever handed out inside a [`ClassDevres`] of its parent, so it is dropped before the parent's
+/// binding releases anything.
 pub struct Registration<T: Operations + super::ethtool::Operations> {
     dev: NonNull<bindings::net_device>,
     _p: PhantomData<Arc<T>>,
@@ -619,7 +632,7 @@ pub struct Config<'a> {
     /// The (shared) interrupt line, requested while the device is open and named after the
     /// interface in `/proc/interrupts`.
     pub irq: Option<IrqRequest<'a>>,
-    /// The NAPI weight (the budget handed to `poll`).
+    /// The NAPI weight (the budget handed to `poll`), 1 to 64.
     pub napi_weight: i32,
 }
 
@@ -665,14 +678,18 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     };
 
     /// Allocates an Ethernet device with `data` as its driver state and `parent` as its parent,
-    /// configures it and registers it (it gets an `eth%d` name). The registration comes back
-    /// inside a [`Devres`] of `parent`: dropping that unregisters the device, and so does the
-    /// parent's unbind, at the latest.
+    /// configures it and registers it (it gets an `eth%d` name). The registration comes back as
+    /// a [`ClassDevres`] of `parent`: dropping that unregisters the device, and so does the
+    /// start of the parent's unbind, at the latest. [`EINVAL`] for a NAPI weight out of range;
+    /// [`ENODEV`] if the parent's bus does not withdraw class registrations (only PCI here).
     pub fn register(
         parent: &device::Device<Bound>,
         cfg: Config<'_>,
         data: Arc<T>,
-    ) -> Result<Devres<Self>> {
+    ) -> Result<ClassDevres<Self>> {
+        if !(1..=64).contains(&cfg.napi_weight) {
+            return Err(EINVAL);
+        }
         // The private area holds a `Priv<T>`; netdev private areas are `NETDEV_ALIGN` (32-byte)
         // aligned, which covers its alignment (checked at compile time).
         const { assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize) };
@@ -723,8 +740,8 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             return Err(e);
         }
         // INVARIANT: allocated, set up and registered above; handed out only inside a
-        // `Devres` of `parent` (if that fails, the registration is dropped: unregistered).
-        Devres::new(
+        // `ClassDevres` of `parent` (if that fails, the registration is dropped: unregistered).
+        ClassDevres::new(
             parent,
             Self {
                 dev,
@@ -831,12 +848,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 // the interrupt (freed in `stop_callback` or in `Registration::drop`, before the
                 // device is).
                 let init = unsafe {
-                    irq::Registration::new_named(
-                        req,
-                        irq::flags::SHARED,
-                        (*dev).name.as_ptr(),
-                        handler,
-                    )
+                    irq::Registration::new_named(req, irq::flags::SHARED, d.name_ptr(), handler)
                 };
                 *slot = Some(KBox::pin_init(init, GFP_KERNEL)?);
             }
@@ -862,8 +874,8 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: as in `open_callback`.
         let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
         let h = d.header();
-        // SAFETY: enabled in `open_callback` (a `NapiOff` guard cannot be alive: it needs RTNL,
-        // which we hold); waits for a running poll.
+        // SAFETY: enabled in `open_callback` (`with_napi_disabled` cannot be running: it needs
+        // RTNL, which we hold); waits for a running poll.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
         let r = t.stop(d);
         // The interrupt first: its handler may schedule the service work.

@@ -18,7 +18,7 @@
 //!
 //! Upstream Rust has no NAPI abstraction as of Linux 6.18; this one is ours.
 
-use super::skbuff::SkBuff;
+use super::skbuff::{RxFrame, SkBuff};
 use crate::bindings;
 use core::marker::PhantomData;
 
@@ -27,13 +27,16 @@ use core::marker::PhantomData;
 /// # Examples
 ///
 /// ```
-/// use kernel::net::{napi::Poll, skbuff::SkBuff};
+/// use kernel::net::{
+///     napi::Poll,
+///     skbuff::{RxFrame, SkBuff},
+/// };
 ///
 /// // A poll routine hands at most its budget of received frames to GRO, frees what was sent,
 /// // and reports the receive work done.
 /// fn poll_once(
 ///     poll: &Poll<'_>,
-///     received: impl Iterator<Item = SkBuff>,
+///     received: impl Iterator<Item = RxFrame>,
 ///     sent: impl Iterator<Item = SkBuff>,
 /// ) -> usize {
 ///     let mut work = 0;
@@ -77,10 +80,18 @@ impl<'a> Poll<'a> {
         usize::try_from(self.budget).unwrap_or(0)
     }
 
-    /// Hands a received frame to the stack through GRO.
-    pub fn gro_receive(&self, skb: SkBuff) {
-        // SAFETY: inside this context's poll (type invariant); the buffer's ownership passes
-        // to the stack.
+    /// Hands a received frame to the stack through GRO. Only frames the device received (an
+    /// [`RxFrame`], protocol set, bound to the interface) can be. With a budget of 0 (netpoll)
+    /// nothing may be received: the frame is dropped.
+    pub fn gro_receive(&self, frame: RxFrame) {
+        let skb = frame.into_skb();
+        if self.budget <= 0 {
+            drop(skb);
+            return;
+        }
+        // SAFETY: inside this context's poll with a budget (type invariant); the buffer is a
+        // received frame whose `dev` and protocol `eth_type_trans` set; its ownership passes to
+        // the stack.
         unsafe { bindings::napi_gro_receive(self.napi, skb.into_raw().as_ptr()) };
     }
 

@@ -12,15 +12,18 @@
 //! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
 //!   driver maps it ([`TxSkb::map`]) or drops it, or returns it, and only it, as busy
 //!   ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
-//! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it
-//!   may write device headers into and map for the device to write ([`RxBuf::map`]).
+//! - [`RxBuf`]: a buffer the driver allocated itself: unshared, linear and zeroed, the only kind
+//!   it may write device headers into and map for the device to write ([`RxBuf::map`]).
+//! - [`RxFrame`]: a frame made of a received buffer ([`RxBuf::into_frame`]): the only kind NAPI
+//!   hands to the stack.
 //! - [`TxMapping`] and [`RxMapping`]: a buffer mapped for the device. The CPU touches the
 //!   mapped bytes of a receive mapping only through [`RxMapping::read_with`] and
 //!   [`RxMapping::write_at`], which do the `dma_sync_*` calls that make that safe, and those of
 //!   a transmit mapping not at all; unmapping gives the buffer back.
 //!
-//! Buffer memory comes from the slab allocator; like all memory the C side hands over, it is
-//! treated as initialised bytes, whatever wrote them (the device, or nobody yet).
+//! A driver's buffers are zeroed when allocated, so every byte the CPU can read through these
+//! types is initialised, whatever the device did or did not write; the stack's buffers (of
+//! [`SkBuff`]) hold data the stack wrote.
 //!
 //! # Compared with upstream
 //!
@@ -309,8 +312,33 @@ impl Drop for TxMapping {
 /// # Invariants
 ///
 /// The wrapped buffer was allocated by this type and is linear and not cloned: its data and
-/// tailroom belong to it alone.
+/// tailroom belong to it alone, and are initialised (zeroed at allocation).
 pub struct RxBuf(SkBuff);
+
+/// A frame the device received, ready for the stack (made by [`RxBuf::into_frame`]).
+///
+/// # Invariants
+///
+/// The buffer's data is the received frame after its Ethernet header, which `eth_type_trans`
+/// pulled, setting its protocol and `dev`.
+pub struct RxFrame(SkBuff);
+
+impl RxFrame {
+    /// The frame's length (after the Ethernet header).
+    pub fn len(&self) -> u32 {
+        self.0.len()
+    }
+
+    /// Whether the frame is empty after its Ethernet header.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The buffer, for the NAPI adapter.
+    pub(crate) fn into_skb(self) -> SkBuff {
+        self.0
+    }
+}
 
 impl RxBuf {
     /// An empty buffer with room for `len` bytes (`alloc_skb(GFP_ATOMIC)`). `None` if memory
@@ -319,8 +347,22 @@ impl RxBuf {
         // SAFETY: no preconditions; the function returns null or a new, owned buffer.
         // `NUMA_NO_NODE` is -1.
         let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
-        // INVARIANT: a fresh, linear, unshared buffer.
-        NonNull::new(skb).map(|p| Self(SkBuff(p)))
+        NonNull::new(skb).map(Self::zeroed)
+    }
+
+    /// Takes a fresh buffer and zeroes its data and tailroom.
+    fn zeroed(p: NonNull<bindings::sk_buff>) -> Self {
+        let b = SkBuff(p);
+        let (data, n) = (
+            // SAFETY: a fresh, valid buffer we own.
+            unsafe { (*b.raw()).data },
+            // SAFETY: as above.
+            (b.headlen() + unsafe { bindings::skb_tailroom(b.raw()) }) as usize,
+        );
+        // SAFETY: `data .. data + n` is the fresh buffer's data and tailroom, ours alone.
+        unsafe { core::ptr::write_bytes(data, 0, n) };
+        // INVARIANT: fresh (linear, unshared) and zeroed.
+        Self(b)
     }
 
     /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
@@ -329,8 +371,7 @@ impl RxBuf {
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
         // SAFETY: the device is valid; the function returns null or a new, owned buffer.
         let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
-        // INVARIANT: a fresh, linear, unshared buffer.
-        NonNull::new(skb).map(|p| Self(SkBuff(p)))
+        NonNull::new(skb).map(Self::zeroed)
     }
 
     fn raw(&self) -> *mut bindings::sk_buff {
@@ -421,7 +462,7 @@ impl RxBuf {
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
     /// address. [`EINVAL`] if the frame does not fit in the buffer or is shorter than an
     /// Ethernet header (the buffer is then dropped).
-    pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(SkBuff, bool)> {
+    pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
         if !self.0.is_empty()
             || len < bindings::ETH_HLEN
             || offset
@@ -441,7 +482,8 @@ impl RxBuf {
         // SAFETY: the buffer holds at least an Ethernet header (checked above); the device is
         // valid.
         unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
-        Ok((self.0, group))
+        // INVARIANT: `eth_type_trans` just ran on the received frame.
+        Ok((RxFrame(self.0), group))
     }
 
     /// The buffer as a plain [`SkBuff`] (no longer writable).

@@ -6,9 +6,9 @@
 //!
 //! # Compared with upstream
 //!
-//! Linux 6.13 added `kernel::sync::Completion` with the same three operations; 6.12 has none.
-//! This one has only what [`Devres`](crate::devres::Devres) needs: `complete_all` and
-//! `wait_for_completion`.
+//! Linux 6.16 added `kernel::sync::Completion` with these operations (for the same `Devres`
+//! race); 6.12 has none. This one has only what [`Devres`](crate::devres::Devres) needs:
+//! `complete_all` and `wait_for_completion`.
 
 use crate::{bindings, init::PinInit, pin_init, types::Opaque};
 use macros::pin_data;
