@@ -517,7 +517,9 @@ impl Nic {
 
     /// Stops the hardware and frees the rings (and every buffer in them).
     fn down(&self, dev: &NetDevice) {
-        dev.stop_queue();
+        // No transmit may be inside `start_xmit` (about to hand a CB to the CU) while the chip
+        // is reset and the ring freed: stop the queue and wait for one in flight.
+        dev.tx_disable();
         if let Ok(io) = self.csr(dev.parent()) {
             hw_reset(io);
         }
@@ -620,6 +622,9 @@ impl Nic {
             netdev_warn!(dev, "resetting after transmit timeout\n");
             self.down(dev);
             if let Err(e) = self.up(dev) {
+                // Leave nothing half built for the poll that follows; the transmit watchdog
+                // tries again.
+                self.down(dev);
                 netdev_warn!(dev, "reset failed: {:?}\n", e);
             }
         });

@@ -59,6 +59,7 @@ HOOKS = [
         '#include "netdevice.c"',
         '#include "pci.c"',
         '#include "rcu.c"',
+        '#include "warn.c"',
     ]),
     ("bindings/bindings_helper.h", "/*", None, [
         "#include <linux/completion.h>",

@@ -161,3 +161,8 @@ void rust_helper_netif_addr_unlock_bh(struct net_device *dev)
 {
 	netif_addr_unlock_bh(dev);
 }
+
+void rust_helper_netif_tx_disable(struct net_device *dev)
+{
+	netif_tx_disable(dev);
+}

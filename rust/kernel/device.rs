@@ -214,7 +214,15 @@ unsafe extern "C" fn class_list_release(_dev: *mut bindings::device, res: *mut c
     // SAFETY: `res` is the entry `open_class_list` made, holding a pointer leaked from an `Arc`;
     // the release runs once, so the reference is reclaimed once.
     let list = unsafe { Arc::from_raw(res.cast::<ClassEntry>().read()) };
-    // Normally the bus revoked them all already; this is the last resort.
+    // The bus revokes them all before the driver's remove, long before managed resources are
+    // released; a registration still here would have seen resources already released (its
+    // parent was claimed bound): warn, and withdraw it, the least bad thing left to do.
+    let left = {
+        let l = list.lock();
+        !l.closed || !l.regs.is_empty()
+    };
+    // SAFETY: `WARN_ON` has no preconditions.
+    unsafe { bindings::warn_on(left) };
     revoke_all(&list);
 }
 

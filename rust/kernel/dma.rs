@@ -248,15 +248,17 @@ macro_rules! dma_read {
         let idx: usize = $idx;
         match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
+                // A field the element does not have would be looked up through a `Deref` impl
+                // (user code, run inside the `unsafe` block, making a reference into device
+                // memory): that is refused.
                 // SAFETY: `item` points to a valid element of `alloc` (bounds checked above);
                 // `addr_of!` projects to one of its fields (named by identifiers only) without
-                // creating a reference, and the projection is read with a volatile load.
-                Ok(unsafe {
-                    $crate::dma::CoherentAllocation::field_read(
-                        alloc,
-                        ::core::ptr::addr_of!((*item).$($field).+),
-                    )
-                })
+                // creating a reference.
+                #[forbid(dangerous_implicit_autorefs)]
+                let field = unsafe { ::core::ptr::addr_of!((*item).$($field).+) };
+                // SAFETY: `field` points into an element returned by `item_from_index`; it is
+                // read with a volatile load.
+                Ok(unsafe { $crate::dma::CoherentAllocation::field_read(alloc, field) })
             }
             Err(e) => Err(e),
         }
@@ -276,6 +278,7 @@ macro_rules! dma_write {
         match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
                 // SAFETY: as in `dma_read!`.
+                #[forbid(dangerous_implicit_autorefs)]
                 let field = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
                 // SAFETY: `field` points into an element returned by `item_from_index`.
                 unsafe { $crate::dma::CoherentAllocation::field_write(alloc, field, val) };
@@ -292,6 +295,7 @@ macro_rules! dma_write {
         match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
             Ok(item) => {
                 // SAFETY: as in `dma_read!`.
+                #[forbid(dangerous_implicit_autorefs)]
                 let array = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
                 match $crate::dma::array_element(array, i) {
                     Ok(elem) => {

@@ -242,6 +242,14 @@ impl Device {
         unsafe { bindings::netif_start_queue(self.as_raw()) };
     }
 
+    /// Stops the stack calling `start_xmit` and waits for a `start_xmit` running on another
+    /// CPU to return (`netif_tx_disable`): after it, no transmit touches the hardware. Takes the
+    /// queue lock with bottom halves disabled: not from `start_xmit` or other atomic context.
+    pub fn tx_disable(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_tx_disable(self.as_raw()) };
+    }
+
     /// Stops the stack calling `start_xmit`.
     pub fn stop_queue(&self) {
         // SAFETY: the device is valid.
@@ -1053,15 +1061,17 @@ impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
         let p = priv_of::<T>(raw);
-        // SAFETY: registered (type invariant). `unregister_netdev` stops the device if it is up
-        // (freeing its interrupt and cancelling its work) and returns once no callback can run.
-        // Then nothing else references the device: free any interrupt left, disable the work
-        // (so nothing can queue it again), free the device (which deletes the NAPI context) and
-        // only then release the driver state, which no callback can reach any more.
+        // SAFETY: registered (type invariant). Disabling the work waits for a running service
+        // call and keeps it from being queued again. `unregister_netdev` stops the device if it
+        // is up (freeing its interrupt) and returns once no callback can run. Then nothing else
+        // references the device: free any interrupt left, free the device (which deletes the
+        // NAPI context) and only then release the driver state, which no callback can reach.
         unsafe {
+            // The work first: it may have been queued while the device was down (which
+            // unregistering does not stop), and must not run on an unregistered device.
+            bindings::disable_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
             bindings::unregister_netdev(raw);
             *Self::irq_slot(raw) = None;
-            bindings::disable_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
             let leaked = (*p).data;
             bindings::free_netdev(raw);
             drop(Arc::from_raw(leaked));

@@ -85,13 +85,24 @@ impl<'a> Poll<'a> {
     /// nothing may be received: the frame is dropped.
     pub fn gro_receive(&self, frame: RxFrame) {
         let skb = frame.into_skb();
-        if self.budget <= 0 {
+        // SAFETY: the NAPI context is valid during its poll (type invariant); the buffer is ours.
+        let same_dev = unsafe {
+            (*self.napi).dev
+                == (*skb.as_raw())
+                    .__bindgen_anon_1
+                    .__bindgen_anon_1
+                    .__bindgen_anon_1
+                    .dev
+        };
+        if self.budget <= 0 || !same_dev {
+            // netpoll's poll receives nothing; a frame made for another interface is not ours
+            // to deliver (its device may be gone).
             drop(skb);
             return;
         }
         // SAFETY: inside this context's poll with a budget (type invariant); the buffer is a
-        // received frame whose `dev` and protocol `eth_type_trans` set; its ownership passes to
-        // the stack.
+        // received frame of this NAPI context's device, whose `dev` and protocol
+        // `eth_type_trans` set; its ownership passes to the stack.
         unsafe { bindings::napi_gro_receive(self.napi, skb.into_raw().as_ptr()) };
     }
 

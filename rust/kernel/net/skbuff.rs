@@ -76,6 +76,11 @@ impl SkBuff {
         self.0.as_ptr()
     }
 
+    /// The C buffer (valid while `self` is).
+    pub(crate) fn as_raw(&self) -> *mut bindings::sk_buff {
+        self.raw()
+    }
+
     /// The length of the data, in bytes.
     pub fn len(&self) -> u32 {
         // SAFETY: the buffer is valid (type invariant).
