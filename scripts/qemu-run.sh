@@ -4,11 +4,19 @@
 #   scripts/qemu-run.sh --suite NAME --driver e100|e100_rs --mac MAC --log FILE
 #                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit] [--smp N]
 #                       [--append "key=value ..."]   (more kernel command line for the suite)
+#                       [--qemu BINARY] [--nic-props "prop=value,..."] [--lp-dir DIR]
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
 # 128 bytes of each, with its full length).
 # The serial console (kernel log and the suite's @@TEST lines) goes to --log.
+#
+# --qemu runs another qemu-system-x86_64 (the harness QEMU of scripts/build-qemu.sh) and
+# --nic-props adds properties to the i82559er (its link-partner model: patches/qemu/README.md).
+# --lp-dir gives the guest a control line to that model: the NIC gets id=nic0, QEMU serves QMP
+# and a second serial port (the guest's /dev/ttyS1) on unix sockets in DIR, and
+# scripts/lp-bridge.py turns the guest's "get PROP" / "set PROP VALUE" lines on ttyS1 into QMP
+# qom-get / qom-set on nic0, answering "OK [value]" or "ERR message".
 #
 # The guest gets --smp CPUs (2 by default), one per socket: SeaBIOS's MP table lists only the
 # first CPU of each package, and the test kernel has no ACPI, so "-smp 2" alone (two cores in
@@ -23,6 +31,7 @@ LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
 
 suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
+qemu=qemu-system-x86_64 nicprops="" lpdir=""
 initrd=${E100_RS_INITRD:-$CACHE/initramfs.cpio.gz}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -36,6 +45,9 @@ while [ $# -gt 0 ]; do
 	--kunit) kunit=1; shift ;;
 	--smp) smp=$2; shift 2 ;;
 	--append) extra="$extra $2"; shift 2 ;;
+	--qemu) qemu=$2; shift 2 ;;
+	--nic-props) nicprops=",$2"; shift 2 ;;
+	--lp-dir) lpdir=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -46,18 +58,35 @@ args=(
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
-	-device "i82559er,netdev=n0,mac=$mac,romfile="
+	-device "i82559er,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"
 )
+if [ "$qemu" != qemu-system-x86_64 ]; then
+	# A build tree's binary: the firmware comes from the system's packages.
+	args+=(-L /usr/share/qemu -L /usr/share/seabios -L /usr/lib/ipxe/qemu)
+fi
+if [ -n "$lpdir" ]; then
+	mkdir -p "$lpdir"
+	rm -f "$lpdir/qmp.sock" "$lpdir/lpctl.sock"
+	args+=(-qmp "unix:$lpdir/qmp.sock,server=on,wait=off"
+		-chardev "socket,id=lpctl,path=$lpdir/lpctl.sock,server=on,wait=off"
+		-serial stdio -serial chardev:lpctl)
+fi
 [ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=128")
 
 # QEMU runs under timeout in the background so that a TERM or INT sent to this script (the
 # caller stopping a boot it no longer needs) stops QEMU too, at once.
 rc=0
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logf" 2>&1 &
+timeout --foreground -k 5 "$timeout" "$qemu" "${args[@]}" </dev/null >"$logf" 2>&1 &
 qpid=$!
-trap 'kill -TERM "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; exit 143' TERM INT
+bpid=""
+if [ -n "$lpdir" ]; then
+	python3 "$REPO/scripts/lp-bridge.py" "$lpdir" >"$lpdir/bridge.log" 2>&1 &
+	bpid=$!
+fi
+trap 'kill -TERM "$qpid" $bpid 2>/dev/null; wait "$qpid" 2>/dev/null; exit 143' TERM INT
 wait "$qpid" || rc=$?
 trap - TERM INT
+[ -z "$bpid" ] || { kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null || true; }
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "@@TIMEOUT after ${timeout}s" >>"$logf"
 	exit 0

@@ -181,3 +181,43 @@ kmemleak_check() {
 		fail "$1" "$(echo "$report" | grep -c '^unreferenced object') unreferenced objects: $(echo "$report" | grep -A12 'backtrace' | grep -E '\[<' | head -6 | sed 's/.*\] //' | tr '\n' ' ')"
 	fi
 }
+
+# --- the harness QEMU's link-partner model (patches/qemu/README.md) -------------------------
+# The control line is the guest's second serial port; scripts/lp-bridge.py on the host turns
+# each request into QMP qom-get/qom-set on the NIC (scripts/qemu-run.sh --lp-dir).
+LPCTL_TTY=/dev/ttyS1
+lp_open() {
+	stty -F "$LPCTL_TTY" raw -echo -icrnl -onlcr 115200 || return 1
+	exec 9<>"$LPCTL_TTY"
+}
+# lpctl get PROP / lpctl set PROP VALUE: prints the model's answer (the value for get); fails
+# with the model's error on stderr, or when no answer comes in 10 s.
+lpctl() {
+	local reply
+	echo "$*" >&9
+	if ! read -t 10 -r reply <&9; then
+		echo "lpctl $*: no answer" >&2
+		return 1
+	fi
+	case "$reply" in
+	OK) return 0 ;;
+	"OK "*) echo "${reply#OK }" ;;
+	*) echo "lpctl $*: $reply" >&2; return 1 ;;
+	esac
+}
+# lp_partner SPEC: set the partner. SPEC is autoneg:ADVERTISE, forced:SPEED:half|full or absent.
+lp_partner() {
+	case "$1" in
+	autoneg:*) lpctl set lp-advertise "${1#autoneg:}" && lpctl set link-partner autoneg ;;
+	forced:*) lpctl set lp-speed "$(echo "$1" | cut -d: -f2)" &&
+		lpctl set lp-duplex "$(echo "$1" | cut -d: -f3)" && lpctl set link-partner forced ;;
+	absent) lpctl set link-partner absent ;;
+	*) echo "lp_partner: bad spec $1" >&2; return 1 ;;
+	esac
+}
+
+# The guest announces a kernel message it provokes on purpose (the transmit watchdog when a
+# test hangs the CU): the host's log check accepts lines matching ERE between the markers, and
+# only there.
+expect_splat_begin() { echo "@@EXPECTSPLAT begin $1"; }
+expect_splat_end() { echo "@@EXPECTSPLAT end"; }

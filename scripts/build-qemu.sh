@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Build the harness QEMU: Debian's own qemu source package (the version of the installed
+# qemu-system-x86), with patches/qemu/*.patch applied, x86_64 system emulator only.
+#
+#   scripts/build-qemu.sh          prints the path of the harness qemu-system-x86_64
+#
+# The source comes from the configured Debian archive through `apt-get source`: a deb-src
+# twin of the machine's own Debian source list is added (same archive, same suites, no other
+# host). The build lives in $CACHE/qemu and is redone only when the patches, the source
+# version or the configure options change; a patch change rebuilds incrementally (seconds).
+# The stock qemu-system-x86_64 on PATH stays what every other suite, and every user, runs.
+set -euo pipefail
+LOG_TAG=qemu-build
+. "$(dirname "$0")/common.sh"
+# stdout carries only the binary's path.
+log() { printf '[%s] %s\n' "$LOG_TAG" "$*" >&2; }
+
+QDIR=$CACHE/qemu
+CONFIGURE=(
+	--target-list=x86_64-softmmu --disable-install-blobs --with-git-submodules=ignore
+	--enable-slirp --enable-plugins --disable-docs --disable-werror
+	--disable-gtk --disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curses
+	--disable-libusb --disable-usb-redir --disable-tools --disable-guest-agent
+)
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+# The source version (a binNMU such as +b3 has the same source).
+version=$(dpkg-query -W -f='${source:Version}' qemu-system-x86) || die "qemu-system-x86 is not installed"
+upstream=${version#*:}
+upstream=${upstream%%-*}          # 7.2+dfsg
+patches=("$REPO"/patches/qemu/*.patch)
+stamp=$( { echo "$version"; printf '%s\n' "${CONFIGURE[@]}"; cat "${patches[@]}"; } | sha256sum | cut -c1-16)
+bin=$QDIR/src/build/qemu-system-x86_64
+
+if [ -x "$bin" ] && [ "$(cat "$QDIR/stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$bin"
+	exit 0
+fi
+mkdir -p "$QDIR"
+start=$(date +%s)
+
+# deb-src twin of the configured Debian sources (deb822 or one-line format).
+if ! apt-get source --print-uris "qemu=$version" >/dev/null 2>&1; then
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+			$SUDO tee /etc/apt/sources.list.d/e100_rs-src.sources >/dev/null
+	else
+		grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed 's/^deb /deb-src /' | $SUDO tee /etc/apt/sources.list.d/e100_rs-src.list >/dev/null
+	fi
+	log "added a deb-src twin of the Debian sources; updating package lists"
+	$SUDO apt-get update -qq
+fi
+
+if [ ! -f "$QDIR/src/.e100_rs-version" ] || [ "$(cat "$QDIR/src/.e100_rs-version")" != "$version" ]; then
+	log "fetching the source of qemu $version"
+	rm -rf "$QDIR/fetch" "$QDIR/src"
+	mkdir -p "$QDIR/fetch"
+	# As root, apt warns that its sandbox user cannot write here; the download still works.
+	(cd "$QDIR/fetch" && apt-get source -qq "qemu=$version" >/dev/null 2>&1) ||
+		die "apt-get source qemu=$version failed (is there a deb-src line for its suite?)"
+	mv "$QDIR/fetch/qemu-$upstream" "$QDIR/src"
+	rm -rf "$QDIR/fetch"
+	cp "$QDIR/src/hw/net/eepro100.c" "$QDIR/src/hw/net/eepro100.c.debian"
+	echo "$version" >"$QDIR/src/.e100_rs-version"
+fi
+
+# Patches go on the pristine Debian file, every time.
+cp "$QDIR/src/hw/net/eepro100.c.debian" "$QDIR/src/hw/net/eepro100.c"
+for p in "${patches[@]}"; do
+	log "applying $(basename "$p")"
+	patch -s -p1 -d "$QDIR/src" <"$p" || die "$(basename "$p") does not apply to qemu $version"
+done
+
+if [ ! -f "$QDIR/src/build/build.ninja" ] || [ "$(cat "$QDIR/configured" 2>/dev/null)" != "${CONFIGURE[*]}" ]; then
+	log "configuring (x86_64-softmmu only)"
+	rm -rf "$QDIR/src/build"
+	mkdir -p "$QDIR/src/build"
+	(cd "$QDIR/src/build" && ../configure "${CONFIGURE[@]}" >"$QDIR/configure.log" 2>&1) ||
+		die "configure failed: see $QDIR/configure.log"
+	echo "${CONFIGURE[*]}" >"$QDIR/configured"
+fi
+log "building qemu-system-x86_64 (about 3 min on 2 cores from scratch)"
+ninja -C "$QDIR/src/build" -j"$JOBS" qemu-system-x86_64 >"$QDIR/build.log" 2>&1 ||
+	die "build failed: see $QDIR/build.log"
+if grep -n 'eepro100.c.*warning' "$QDIR/build.log" >&2; then
+	die "the patched eepro100.c has compiler warnings"
+fi
+echo "$stamp" >"$QDIR/stamp"
+log "built in $(( $(date +%s) - start )) s: $bin"
+echo "$bin"

@@ -1,0 +1,355 @@
+#!/bin/sh
+# Link-partner suite, on the harness QEMU (scripts/build-qemu.sh, patches/qemu/): the i82559's
+# PHY, wire and link partner as the model emulates them, seen through each driver.
+#
+# The host side of the model is reached over /dev/ttyS1 (lpctl, tests/guest/lib.sh). The
+# guest boots with the model off ("stock"), checks that the PHY then looks exactly as stock
+# QEMU's, and switches the model on. Expected values are written out here by hand from IEEE
+# 802.3 clause 28 and annex 28B, not computed by the code under test.
+# shellcheck disable=SC1091
+. /tests/lib.sh
+
+drv=$DRIVER
+HOST=10.0.2.2
+IPERF_PORT=$(arg e100test.iperf)
+
+load_driver "$drv" || { echo "@@TEST load FAIL insmod $drv"; exit 1; }
+ifc=$(nic_if)
+
+begin lpctl
+if lp_open && link=$(lpctl get lp-link) && [ "$link" = stock ]; then
+	pass lpctl "control line to the model: lp-link=$link"
+else
+	fail lpctl "no control line: '$link'"
+	exit 1
+fi
+
+# mii REG [VALUE]: a PHY register through the MII ioctls, as 0x%04x.
+mii() { /bin/miireg "$ifc" "$@" | sed -n 's/.*val=//p'; }
+bit() { [ $(($1 & $2)) -ne 0 ]; }
+
+# --- With no property set, the PHY is stock QEMU's (static, registers 0-6 only). ---------------
+begin stock-phy
+b1=$(mii 1) b2=$(mii 1) lpa=$(mii 5) aner=$(mii 6) r16=$(mii 16)
+if [ "$b1 $b2 $lpa $aner $r16" = "0x782d 0x782d 0x41fe 0x0001 0x0000" ]; then
+	pass stock-phy "BMSR $b1, LPA $lpa, ANER $aner, reg 16 unimplemented"
+else
+	fail stock-phy "BMSR $b1/$b2 LPA $lpa ANER $aner reg16 $r16 (stock: 0x782d 0x41fe 0x0001 0x0000)"
+fi
+
+# The matrix runs with the interface down, so no driver watchdog reads BMSR in between.
+ip link set "$ifc" down
+lpctl set lp-an-delay-ms 300 >/dev/null
+lp_partner autoneg:0x05e1 >/dev/null
+
+# observe: "SPEED/DUPLEX/PARTNER-DUPLEX" or "down", once the link had time to come up.
+observe() {
+	wait_for 2 sh -c "bmsr=\$(/bin/miireg $ifc 1 | sed -n 's/.*val=//p'); [ \$((bmsr & 4)) -ne 0 ]" || true
+	mii 1 >/dev/null             # the latched-low read
+	b=$(mii 1)
+	if ! bit "$b" 4; then
+		echo down
+		return
+	fi
+	r16=$(mii 16)
+	sp=10
+	bit "$r16" 2 && sp=100
+	dx=half
+	bit "$r16" 1 && dx=full
+	lp=$(lpctl get lp-link | sed -n 's/.*partner-//p')
+	echo "$sp/$dx/$lp"
+}
+
+# Every partner mode against every local BMCR setting: "partner local expected".
+MATRIX='autoneg:0x05e1 an 100/full/full
+autoneg:0x05e1 0x2100 100/full/half
+autoneg:0x05e1 0x2000 100/half/half
+autoneg:0x05e1 0x0100 10/full/half
+autoneg:0x05e1 0x0000 10/half/half
+autoneg:0x0081 an 100/half/half
+autoneg:0x0081 0x2100 100/full/half
+autoneg:0x0081 0x2000 100/half/half
+autoneg:0x0081 0x0100 down
+autoneg:0x0081 0x0000 down
+autoneg:0x0061 an 10/full/full
+autoneg:0x0061 0x2100 down
+autoneg:0x0061 0x2000 down
+autoneg:0x0061 0x0100 10/full/half
+autoneg:0x0061 0x0000 10/half/half
+forced:100:full an 100/half/full
+forced:100:full 0x2100 100/full/full
+forced:100:full 0x2000 100/half/full
+forced:100:full 0x0100 down
+forced:100:full 0x0000 down
+forced:100:half an 100/half/half
+forced:100:half 0x2100 100/full/half
+forced:100:half 0x2000 100/half/half
+forced:100:half 0x0100 down
+forced:100:half 0x0000 down
+forced:10:full an 10/half/full
+forced:10:full 0x2100 down
+forced:10:full 0x2000 down
+forced:10:full 0x0100 10/full/full
+forced:10:full 0x0000 10/half/full
+forced:10:half an 10/half/half
+forced:10:half 0x2100 down
+forced:10:half 0x2000 down
+forced:10:half 0x0100 10/full/half
+forced:10:half 0x0000 10/half/half
+absent an down
+absent 0x2100 down
+absent 0x2000 down
+absent 0x0100 down
+absent 0x0000 down'
+
+begin resolution-matrix
+bad="" n=0
+echo "$MATRIX" >/tmp/matrix
+while read -r partner local want; do
+	lp_partner "$partner" >/dev/null || { bad="$bad $partner:lpctl"; continue; }
+	if [ "$local" = an ]; then
+		mii 4 0x05e1 >/dev/null
+		mii 0 0x1200 >/dev/null         # autonegotiation on, restart
+	else
+		mii 0 "$local" >/dev/null
+	fi
+	got=$(observe)
+	n=$((n + 1))
+	extra=""
+	# ANER bit 0: the partner autonegotiates (known only to an autonegotiating PHY).
+	if [ "$local" = an ] && [ "$got" != down ]; then
+		aner=$(mii 6) lpa=$(mii 5)
+		case "$partner" in
+		autoneg:*) bit "$aner" 1 && bit "$lpa" 0x4000 || extra=" aner=$aner lpa=$lpa" ;;
+		*) ! bit "$aner" 1 && ! bit "$lpa" 0x4000 || extra=" aner=$aner lpa=$lpa" ;;
+		esac
+	fi
+	echo "@@INFO matrix partner=$partner local=$local -> $got$extra"
+	[ "$got" = "$want" ] && [ -z "$extra" ] || bad="$bad [$partner vs $local: $got$extra, want $want]"
+done </tmp/matrix
+if [ "$n" -eq 40 ] && [ -z "$bad" ]; then
+	pass resolution-matrix "40 of 40 partner/local pairs resolve as clause 28 says"
+else
+	fail resolution-matrix "$n pairs run; wrong:$bad"
+fi
+
+# --- BMSR: link status latches low; autonegotiation takes its time. ----------------------------
+begin latch-and-an-delay
+lpctl set lp-an-delay-ms 1500 >/dev/null
+lp_partner autoneg:0x05e1 >/dev/null
+mii 0 0x1200 >/dev/null
+t0=$(uptime_cs)
+early=$(mii 1)
+wait_for 6 sh -c "[ \$((\$(/bin/miireg $ifc 1 | sed -n 's/.*val=//p') & 4)) -ne 0 ]"
+took=$(($(uptime_cs) - t0))
+up=$(mii 1)
+lpctl set link-partner absent >/dev/null
+lpctl set link-partner autoneg >/dev/null
+sleep 3                                 # the link is back by now, unread
+latched=$(mii 1) now=$(mii 1)
+if ! bit "$early" 4 && ! bit "$early" 0x20 && [ "$took" -ge 100 ] && [ "$took" -le 400 ] &&
+	bit "$up" 0x24 && ! bit "$latched" 4 && bit "$now" 4; then
+	pass latch-and-an-delay "right after restart BMSR=$early; link after ${took}0 ms (BMSR=$up); after a loss: $latched, then $now"
+else
+	fail latch-and-an-delay "after restart BMSR=$early, link after ${took}0 ms (want 1-4 s), BMSR=$up; after a loss $latched then $now (want 0x7809-ish then link)"
+fi
+lpctl set lp-an-delay-ms 300 >/dev/null
+
+# --- Traffic through the model --------------------------------------------------------------------
+ip link set "$ifc" up
+ip addr add 10.0.2.15/24 dev "$ifc"
+
+# link_wait SPEED DUPLEX: ethtool shows this link.
+link_wait() {
+	wait_for 8 sh -c "ethtool $ifc 2>/dev/null | grep -q 'Speed: $1Mb/s' && ethtool $ifc | grep -qi 'Duplex: $2' && ethtool $ifc | grep -q 'Link detected: yes'"
+}
+
+COUNTERS="collisions tx_window_errors tx_aborted_errors tx_deferred tx_carrier_errors rx_crc_errors rx_frame_errors rx_short_frame_errors rx_flow_control_pause"
+# snap: the counters above, "name=value ..." (after the driver's next statistics dump).
+snap() {
+	sleep 4.5                       # both drivers dump the hardware counters every 2 s
+	for c in $COUNTERS; do printf '%s=%s ' "$c" "$(ethstat "$ifc" "$c")"; done
+}
+# delta BEFORE AFTER NAME
+delta() {
+	b=$(echo "$1" | tr ' ' '\n' | sed -n "s/^$3=//p") a=$(echo "$2" | tr ' ' '\n' | sed -n "s/^$3=//p")
+	echo $((${a:-0} - ${b:-0}))
+}
+# bidir: "OUT IN", the Mbit/s the receiving ends counted in an 8 s iperf3 run both ways at
+# once (OUT: guest to host, IN: host to guest).
+bidir() {
+	out=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 --bidir -f m 2>&1)
+	echo "$out" | awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r[$2] = $i}
+		END {printf "%.2f %.2f", r["[TX-C]"] + 0, r["[RX-C]"] + 0}'
+}
+# traffic NAME: bidirectional iperf3; sets $rate ("OUT IN"), $worst (the slower direction)
+# and $d (counter deltas, "name=delta ...").
+traffic() {
+	s0=$(snap)
+	rate=$(bidir)
+	s1=$(snap)
+	worst=$(echo "$rate" | awk '{print ($1 < $2) ? $1 : $2}')
+	d=""
+	for c in $COUNTERS; do d="$d$c=$(delta "$s0" "$s1" "$c") "; done
+	echo "@@INFO $1: out/in $rate Mbit/s; $d; partner: $(lpctl get lp-stats)"
+	echo "@@METRIC lp-$1-Mbps-slower-direction $worst"
+}
+# collapsed: the slower direction moved less than a fifth of the healthy link's.
+collapsed() { ! at_least "$worst" "$(awk -v h="$healthy" 'BEGIN{print h / 5}')"; }
+val() { echo "$d" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+lpctl set wire-timing true >/dev/null
+
+begin healthy-full
+lp_partner autoneg:0x05e1 >/dev/null
+[ "$drv" = e100 ] && ethtool -s "$ifc" autoneg on
+link_wait 100 full
+traffic healthy-full
+healthy=$worst
+link=$(lpctl get lp-link)
+if [ "$link" = "up 100 full mac-full partner-full" ] && at_least "$worst" 1 &&
+	[ "$(val collisions)$(val tx_window_errors)$(val tx_deferred)$(val rx_crc_errors)$(val rx_frame_errors)$(val rx_short_frame_errors)" = 000000 ]; then
+	pass healthy-full "$link: out/in $rate Mbit/s, no collision, deferral or receive error"
+else
+	fail healthy-full "$link: out/in $rate Mbit/s; $d"
+fi
+
+begin half-half
+lp_partner forced:100:half >/dev/null
+link_wait 100 half
+traffic half-half
+link=$(lpctl get lp-link)
+if [ "$link" = "up 100 half mac-half partner-half" ] && ! collapsed &&
+	[ "$(val tx_window_errors)$(val rx_crc_errors)$(val rx_frame_errors)$(val rx_short_frame_errors)" = 0000 ]; then
+	pass half-half "$link: out/in $rate Mbit/s, $(val collisions) collisions (normal in half duplex), no late collision or CRC error"
+else
+	fail half-half "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
+fi
+
+# The NIC autonegotiates, the partner is forced to 100/full: parallel detection gives the NIC
+# half duplex while the partner talks at full duplex over it.
+begin mismatch-nic-half
+lp_partner forced:100:full >/dev/null
+link_wait 100 half
+traffic mismatch-nic-half
+link=$(lpctl get lp-link)
+if [ "$link" = "up 100 half mac-half partner-full" ] && [ "$(val collisions)" -gt 0 ] &&
+	[ "$(val tx_window_errors)" -gt 0 ] && [ "$(val tx_deferred)" -gt 0 ] &&
+	[ "$(val rx_crc_errors)$(val rx_short_frame_errors)" = 00 ] && collapsed; then
+	pass mismatch-nic-half "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $(val collisions) collisions, $(val tx_window_errors) late, $(val tx_aborted_errors) excessive, $(val tx_deferred) deferred"
+else
+	fail mismatch-nic-half "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
+fi
+
+# The field's case: the NIC forced to 100/full (ethtool -s through mii.c), the partner
+# autonegotiating and so at half duplex. e100_rs gets forced modes in the next issue.
+if [ "$drv" = e100 ]; then
+	begin mismatch-nic-full
+	lp_partner autoneg:0x05e1 >/dev/null
+	ethtool -s "$ifc" speed 100 duplex full autoneg off
+	link_wait 100 full
+	traffic mismatch-nic-full
+	link=$(lpctl get lp-link)
+	bmcr=$(mii 0)
+	rxerr=$(($(val rx_crc_errors) + $(val rx_frame_errors) + $(val rx_short_frame_errors)))
+	if [ "$link" = "up 100 full mac-full partner-half" ] && [ "$bmcr" = 0x2100 ] && [ "$rxerr" -gt 0 ] &&
+		[ "$(val rx_crc_errors)" -gt 0 ] && [ "$(val collisions)" = 0 ] && collapsed; then
+		pass mismatch-nic-full "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $(val rx_crc_errors) CRC, $(val rx_frame_errors) alignment, $(val rx_short_frame_errors) runts, no collisions seen"
+	else
+		fail mismatch-nic-full "$link BMCR=$bmcr: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
+	fi
+	ethtool -s "$ifc" autoneg on
+
+	# mii.c's forced modes and the driver's link messages, against an autonegotiating partner.
+	# The link takes 3 s to come back, as with a slow switch: e100's watchdog looks every 2 s
+	# and reports only a change it sees.
+	begin ethtool-forced-modes
+	lpctl set lp-an-delay-ms 3000 >/dev/null
+	bad=""
+	for m in "100 full 0x2100" "100 half 0x2000" "10 full 0x0100" "10 half 0x0000"; do
+		set -- $m
+		dmesg -c >/dev/null
+		ethtool -s "$ifc" speed "$1" duplex "$2" autoneg off
+		if ! wait_for 12 sh -c "ethtool $ifc | grep -q 'Speed: $1Mb/s' && ethtool $ifc | grep -qi 'Duplex: $2' && ethtool $ifc | grep -q 'Link detected: yes'"; then
+			bad="$bad [$1/$2: $(ethtool "$ifc" | grep -E 'Speed|Duplex|detected' | tr -d '\t\n')]"
+			continue
+		fi
+		case "$2" in full) D=Full ;; *) D=Half ;; esac
+		wait_for 5 sh -c "dmesg | grep -q 'NIC Link is Up $1 Mbps $D Duplex'" ||
+			bad="$bad [$1/$2: no link message]"
+		[ "$(mii 0)" = "$3" ] || bad="$bad [$1/$2: BMCR $(mii 0)]"
+		lp=$(lpctl get lp-link)
+		[ "$lp" = "up $1 $2 mac-$2 partner-half" ] || bad="$bad [$1/$2: $lp]"
+	done
+	dmesg -c >/dev/null
+	lpctl set link-partner absent >/dev/null
+	wait_for 8 sh -c "dmesg | grep -q 'NIC Link is Down'" || bad="$bad [no Link Down message]"
+	lp_partner autoneg:0x05e1 >/dev/null
+	ethtool -s "$ifc" autoneg on
+	link_wait 100 full || bad="$bad [autoneg on: $(ethtool "$ifc" | grep -E 'Speed|Duplex' | tr -d '\t\n')]"
+	lpctl set lp-an-delay-ms 300 >/dev/null
+	if [ -z "$bad" ]; then
+		pass ethtool-forced-modes "100/10 full/half forced: BMCR, ethtool, 'NIC Link is Up' messages and partner at half; link down and back to autoneg"
+	else
+		fail ethtool-forced-modes "$bad"
+	fi
+fi
+
+# --- PAUSE from the partner: the CU holds transmits for the quanta, the counter counts. --------
+lpctl set wire-timing false >/dev/null
+lp_partner autoneg:0x05e1 >/dev/null
+link_wait 100 full
+
+begin pause-received
+ping -c 2 -W 2 "$HOST" >/dev/null 2>&1
+base=$(ping -c 1 -W 2 "$HOST" | sed -n 's/.*time=\([0-9.]*\).*/\1/p')
+s0=$(snap)
+p0=$(lpctl get lp-stats | sed 's/.*tx_pause=\([0-9]*\).*/\1/')
+lpctl set lp-pause 65535 >/dev/null      # 65535 x 512 bit times at 100 Mb/s: 335 ms
+held=$(ping -c 1 -W 3 "$HOST" | sed -n 's/.*time=\([0-9.]*\).*/\1/p')
+lpctl set lp-pause-interval-us 100000 >/dev/null   # a storm: 65535 quanta every 100 ms
+sleep 0.5
+ping -c 1 -W 1 "$HOST" >/dev/null 2>&1 && stormed=answered || stormed=silent
+lpctl set lp-pause-interval-us 0 >/dev/null
+lpctl set lp-pause 0 >/dev/null          # a zero PAUSE lets the MAC go at once
+after=$(ping -c 1 -W 2 "$HOST" | sed -n 's/.*time=\([0-9.]*\).*/\1/p')
+s1=$(snap)
+p1=$(lpctl get lp-stats | sed 's/.*tx_pause=\([0-9]*\).*/\1/')
+got=$(delta "$s0" "$s1" rx_flow_control_pause) sent=$((p1 - p0))
+if at_least "$held" 150 && ! at_least "$base" 100 && [ "$stormed" = silent ] && [ -n "$after" ] &&
+	[ "$sent" -ge 4 ] && [ "$got" = "$sent" ]; then
+	pass pause-received "RTT ${base} ms, ${held} ms behind a 65535-quanta PAUSE; no answer in a PAUSE storm; ${after} ms after PAUSE 0; rx_flow_control_pause +$got = the $sent the partner sent"
+else
+	fail pause-received "RTT base '$base' held '$held' (want >= 150) storm: $stormed after '$after'; counted $got of $sent PAUSE frames"
+fi
+
+# --- A hung CU: the transmit watchdog fires and the driver's reset recovers. ------------------
+begin cu-stall
+to0=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
+expect_splat_begin 'NETDEV WATCHDOG: .* transmit queue 0 timed out'
+# A UDP stream fills any transmit ring once the CU hangs, so that the queue stops and the
+# stack's watchdog looks at it.
+iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b 100M -t 8 >/dev/null 2>&1 &
+flood=$!
+sleep 2
+lpctl set cu-stall true >/dev/null
+wait_for 20 sh -c "[ \$(cat /sys/class/net/$ifc/queues/tx-0/tx_timeout) -gt $to0 ]"
+to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
+for i in $(seq 30); do
+	stall=$(lpctl get cu-stall)
+	[ "$stall" = false ] && break
+	sleep 0.5
+done
+wait_for 20 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
+back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+kill "$flood" 2>/dev/null
+wait
+expect_splat_end
+if [ "$to1" -gt "$to0" ] && [ "$stall" = false ] && [ "${back:-0}" -ge 2 ]; then
+	pass cu-stall "tx_timeout $to0 -> $to1; the driver's reset cleared the stall; $back of 3 pings answered after"
+else
+	fail cu-stall "tx_timeout $to0 -> $to1, cu-stall=$stall, $back of 3 pings after"
+fi
+
+ip link set "$ifc" down
+unload_driver "$drv"
