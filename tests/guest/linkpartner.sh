@@ -219,7 +219,7 @@ lp_partner forced:100:half >/dev/null
 link_wait 100 half
 traffic half-half
 link=$(lpctl get lp-link)
-if [ "$link" = "up 100 half mac-half partner-half" ] && ! collapsed &&
+if [ "$link" = "up 100 half mac-half partner-half" ] && at_least "$worst" 1 && ! collapsed &&
 	[ "$(val tx_window_errors)$(val rx_crc_errors)$(val rx_frame_errors)$(val rx_short_frame_errors)" = 0000 ]; then
 	pass half-half "$link: out/in $rate Mbit/s, $(val collisions) collisions (normal in half duplex), no late collision or CRC error"
 else
