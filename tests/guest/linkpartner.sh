@@ -179,8 +179,9 @@ delta() {
 # once (OUT: guest to host, IN: host to guest).
 bidir() {
 	out=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 --bidir -f m 2>&1)
-	echo "$out" | awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r[$2] = $i}
-		END {printf "%.2f %.2f", r["[TX-C]"] + 0, r["[RX-C]"] + 0}'
+	echo "$out" | awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i}
+		/receiver/ && /\[TX-C\]/ {tx = v} /receiver/ && /\[RX-C\]/ {rx = v}
+		END {printf "%.2f %.2f", tx + 0, rx + 0}'
 }
 # traffic NAME: bidirectional iperf3; sets $rate ("OUT IN"), $worst (the slower direction)
 # and $d (counter deltas, "name=delta ...").
@@ -329,9 +330,11 @@ to0=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
 expect_splat_begin 'NETDEV WATCHDOG: .* transmit queue 0 timed out'
 # A UDP stream fills any transmit ring once the CU hangs, so that the queue stops and the
 # stack's watchdog looks at it.
-iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b 100M -t 8 >/dev/null 2>&1 &
+tx0=$(cat "/sys/class/net/$ifc/statistics/tx_packets")
+iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b 100M -t 15 >/dev/null 2>&1 &
 flood=$!
-sleep 2
+# The stream must be flowing before the CU hangs.
+wait_for 10 sh -c "[ \$(cat /sys/class/net/$ifc/statistics/tx_packets) -gt $((tx0 + 2000)) ]"
 lpctl set cu-stall true >/dev/null
 wait_for 20 sh -c "[ \$(cat /sys/class/net/$ifc/queues/tx-0/tx_timeout) -gt $to0 ]"
 to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
@@ -340,10 +343,10 @@ for i in $(seq 30); do
 	[ "$stall" = false ] && break
 	sleep 0.5
 done
-wait_for 20 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
-back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.* \([0-9]*\) received.*/\1/p')
 kill "$flood" 2>/dev/null
 wait
+wait_for 20 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
+back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.* \([0-9]*\) received.*/\1/p')
 expect_splat_end
 if [ "$to1" -gt "$to0" ] && [ "$stall" = false ] && [ "${back:-0}" -ge 2 ]; then
 	pass cu-stall "tx_timeout $to0 -> $to1; the driver's reset cleared the stall; $back of 3 pings answered after"
