@@ -254,7 +254,7 @@ if [ "$drv" = e100 ]; then
 	bmcr=$(mii 0)
 	rxerr=$(($(val rx_crc_errors) + $(val rx_frame_errors) + $(val rx_short_frame_errors)))
 	if [ "$link" = "up 100 full mac-full partner-half" ] && [ "$bmcr" = 0x2100 ] && [ "$rxerr" -gt 0 ] &&
-		[ "$(val rx_crc_errors)" -gt 0 ] && [ "$(val collisions)" = 0 ] && collapsed; then
+		[ "$(val collisions)" = 0 ] && collapsed; then
 		pass mismatch-nic-full "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $(val rx_crc_errors) CRC, $(val rx_frame_errors) alignment, $(val rx_short_frame_errors) runts, no collisions seen"
 	else
 		fail mismatch-nic-full "$link BMCR=$bmcr: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
@@ -336,6 +336,7 @@ flood=$!
 # The stream must be flowing before the CU hangs.
 wait_for 10 sh -c "[ \$(cat /sys/class/net/$ifc/statistics/tx_packets) -gt $((tx0 + 2000)) ]"
 lpctl set cu-stall true >/dev/null
+cu=$(lpctl get cu)
 wait_for 20 sh -c "[ \$(cat /sys/class/net/$ifc/queues/tx-0/tx_timeout) -gt $to0 ]"
 to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
 for i in $(seq 30); do
@@ -346,12 +347,12 @@ done
 kill "$flood" 2>/dev/null
 wait
 wait_for 20 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
-back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.*, \([0-9]*\) packets received.*/\1/p')
 expect_splat_end
 if [ "$to1" -gt "$to0" ] && [ "$stall" = false ] && [ "${back:-0}" -ge 2 ]; then
 	pass cu-stall "tx_timeout $to0 -> $to1; the driver's reset cleared the stall; $back of 3 pings answered after"
 else
-	fail cu-stall "tx_timeout $to0 -> $to1, cu-stall=$stall, $back of 3 pings after"
+	fail cu-stall "tx_timeout $to0 -> $to1, cu-stall=$stall, $back of 3 pings after; stream sent $(($(cat "/sys/class/net/$ifc/statistics/tx_packets") - tx0)) frames; CU when stalled: $cu; queue: $(cat /sys/class/net/$ifc/queues/tx-0/byte_queue_limits/inflight) bytes in flight"
 fi
 
 ip link set "$ifc" down
