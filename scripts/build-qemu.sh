@@ -4,9 +4,9 @@
 #
 #   scripts/build-qemu.sh          prints the path of the harness qemu-system-x86_64
 #
-# The source comes from the configured Debian archive through `apt-get source`: a deb-src
-# twin of the machine's own Debian source list is added (same archive, same suites, no other
-# host). The build lives in $CACHE/qemu and is redone only when the patches, the source
+# The source comes from the configured Debian archive through `apt-get source` (scripts/deps.sh
+# adds the deb-src twin of the machine's own Debian sources it needs: same archive, same suites,
+# no other host). The build lives in $CACHE/qemu and is redone only when the patches, the source
 # version or the configure options change; a patch change rebuilds incrementally (seconds).
 # The stock qemu-system-x86_64 on PATH stays what every other suite, and every user, runs.
 set -euo pipefail
@@ -22,8 +22,6 @@ CONFIGURE=(
 	--disable-gtk --disable-sdl --disable-vnc --disable-opengl --disable-spice --disable-curses
 	--disable-libusb --disable-usb-redir --disable-tools --disable-guest-agent
 )
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 # The source version (a binNMU such as +b3 has the same source).
 version=$(dpkg-query -W -f='${source:Version}' qemu-system-x86) || die "qemu-system-x86 is not installed"
@@ -38,28 +36,26 @@ if [ -x "$bin" ] && [ "$(cat "$QDIR/stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 mkdir -p "$QDIR"
+# One build at a time in this cache.
+exec 8>"$QDIR/lock"
+flock 8
 start=$(date +%s)
-
-# deb-src twin of the configured Debian sources (deb822 or one-line format).
-if ! apt-get source --print-uris "qemu=$version" >/dev/null 2>&1; then
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
-			$SUDO tee /etc/apt/sources.list.d/e100_rs-src.sources >/dev/null
-	else
-		grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			sed 's/^deb /deb-src /' | $SUDO tee /etc/apt/sources.list.d/e100_rs-src.list >/dev/null
-	fi
-	log "added a deb-src twin of the Debian sources; updating package lists"
-	$SUDO apt-get update -qq
-fi
 
 if [ ! -f "$QDIR/src/.e100_rs-version" ] || [ "$(cat "$QDIR/src/.e100_rs-version")" != "$version" ]; then
 	log "fetching the source of qemu $version"
 	rm -rf "$QDIR/fetch" "$QDIR/src"
 	mkdir -p "$QDIR/fetch"
 	# As root, apt warns that its sandbox user cannot write here; the download still works.
-	(cd "$QDIR/fetch" && apt-get source -qq "qemu=$version" >/dev/null 2>&1) ||
-		die "apt-get source qemu=$version failed (is there a deb-src line for its suite?)"
+	# The archive keeps only each suite's current source: if the installed version has been
+	# superseded, take the current one of the same upstream release (a Debian security update
+	# of the same QEMU) rather than fail.
+	if ! (cd "$QDIR/fetch" && apt-get source "qemu=$version") >"$QDIR/fetch.log" 2>&1; then
+		log "qemu=$version is not in the archive any more; taking its current source"
+		(cd "$QDIR/fetch" && apt-get source qemu) >>"$QDIR/fetch.log" 2>&1 ||
+			die "apt-get source qemu failed: see $QDIR/fetch.log (is there a deb-src line?)"
+	fi
+	[ -d "$QDIR/fetch/qemu-$upstream" ] ||
+		die "the fetched source is not qemu $upstream: see $QDIR/fetch.log"
 	mv "$QDIR/fetch/qemu-$upstream" "$QDIR/src"
 	rm -rf "$QDIR/fetch"
 	cp "$QDIR/src/hw/net/eepro100.c" "$QDIR/src/hw/net/eepro100.c.debian"
@@ -70,7 +66,9 @@ fi
 cp "$QDIR/src/hw/net/eepro100.c.debian" "$QDIR/src/hw/net/eepro100.c"
 for p in "${patches[@]}"; do
 	log "applying $(basename "$p")"
-	patch -s -p1 -d "$QDIR/src" <"$p" || die "$(basename "$p") does not apply to qemu $version"
+	# No fuzz: a patch that no longer applies exactly is a patch to re-read, not to guess at.
+	patch -s -p1 --fuzz=0 --no-backup-if-mismatch -r - -d "$QDIR/src" <"$p" ||
+		die "$(basename "$p") does not apply cleanly to qemu $version"
 done
 
 if [ ! -f "$QDIR/src/build/build.ninja" ] || [ "$(cat "$QDIR/configured" 2>/dev/null)" != "${CONFIGURE[*]}" ]; then

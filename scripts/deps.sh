@@ -45,6 +45,21 @@ else
 	log "Debian packages present"
 fi
 
+# The harness QEMU (scripts/build-qemu.sh) is built from Debian's qemu source package, which
+# `apt-get source` fetches from a deb-src twin of the machine's own Debian sources: same
+# archive, same suites, no other host. Set up here, where sudo may ask at the terminal.
+if ! apt-get source --print-uris qemu >/dev/null 2>&1; then
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources |
+			$SUDO tee /etc/apt/sources.list.d/e100_rs-src.sources >/dev/null
+	else
+		grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			sed 's/^deb /deb-src /' | $SUDO tee /etc/apt/sources.list.d/e100_rs-src.list >/dev/null
+	fi
+	log "added a deb-src twin of the Debian sources (for the harness QEMU); updating package lists"
+	$SUDO apt-get update -qq
+fi
+
 # rust-src: the kernel builds its own `core` and `alloc` from it.
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
 	log "adding rustup component rust-src"

@@ -6,10 +6,11 @@
 QEMU serves QMP on DIR/qmp.sock and the guest's second serial port (/dev/ttyS1) on
 DIR/lpctl.sock (scripts/qemu-run.sh --lp-dir). The guest writes one request per line:
 
-    get PROP            -> qom-get /machine/peripheral/nic0 PROP
-    set PROP VALUE      -> qom-set (VALUE: true/false, a number, or a string)
+    ID get PROP            -> qom-get /machine/peripheral/nic0 PROP
+    ID set PROP VALUE      -> qom-set (VALUE: true/false, a number, or a string)
 
-and reads one answer line: "OK" or "OK <value>" or "ERR <message>". Every exchange is
+and reads one answer line, "ID OK", "ID OK <value>" or "ID ERR <message>" (ID is any word
+the guest chose; it lets the guest skip a late answer to an earlier request). Every exchange is
 logged to stdout, so the run's results folder shows what each test asked of the model.
 The bridge ends when QEMU closes either socket.
 """
@@ -59,10 +60,12 @@ class Qmp:
 def value(text):
     if text in ("true", "false"):
         return text == "true"
-    try:
-        return int(text, 0)
-    except ValueError:
-        return text
+    for base in (0, 10):
+        try:
+            return int(text, base)
+        except ValueError:
+            pass
+    return text
 
 
 def answer(qmp, line):
@@ -99,10 +102,13 @@ def main():
             line = raw.decode("utf-8", "replace").strip()
             if not line:
                 continue
+            rid, _, req = line.partition(" ")
             try:
-                out = answer(qmp, line)
+                out = rid + " " + answer(qmp, req)
             except EOFError:
                 return
+            except Exception as e:  # a bad request or reply must not end the bridge
+                out = f"{rid} ERR {type(e).__name__}: {e}"
             print(f"{time.monotonic():.3f} {line} -> {out}", flush=True)
             ctl.sendall(out.encode() + b"\n")
 

@@ -133,7 +133,7 @@ DIAG_RE='(^|[[:space:]])(warning|error|WARNING|ERROR)(\[[A-Za-z0-9_:-]+\])?:'
 
 # The harness's self-test knobs must name a guest test, or they would test nothing.
 for knob in "$ABORT_AFTER" "$HANG_IN"; do
-	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair) .*/$knob\$" "$MANIFEST" ||
+	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair|linkpartner) .*/$knob\$" "$MANIFEST" ||
 		die "E100_RS_ABORT_AFTER/E100_RS_HANG_IN: '$knob' is not a guest test in tests/manifest.txt"
 done
 
@@ -288,12 +288,17 @@ collect() { # collect LOG PREFIX
 	# A test that provokes a message on purpose (the transmit watchdog of a hung CU) names it
 	# between @@EXPECTSPLAT markers: lines matching its pattern are accepted there, not
 	# elsewhere, and a pattern that never matched is a splat of its own.
-	splats=$(awk '/^@@KMEMLEAK baseline begins/ {b = 1} /^@@KMEMLEAK baseline done/ {b = 0}
+	local kernel_lines
+	if ! kernel_lines=$(awk '/^@@KMEMLEAK baseline begins/ {b = 1} /^@@KMEMLEAK baseline done/ {b = 0}
 			b && /kmemleak: [0-9]+ new suspected memory leaks/ {next}
 			/^@@EXPECTSPLAT begin / {sub(/\r$/, ""); e = substr($0, 21); seen = 0; next}
 			/^@@EXPECTSPLAT end/ {if (e != "" && !seen) print "BUG: expected kernel message /" e "/ never came"; e = ""; next}
 			e != "" && $0 ~ e {seen = 1; next}
-			/^@@(BEGIN|TEST|INFO|METRIC) / {next} {print}' "$logf" |
+			/^@@(BEGIN|TEST|INFO|METRIC) / {next} {print}' "$logf"); then
+		# (a pattern awk cannot compile must not leave the rest of the log unread)
+		kernel_lines="BUG: the log could not be scanned (bad @@EXPECTSPLAT pattern?)"
+	fi
+	splats=$(printf '%s\n' "$kernel_lines" |
 		grep -aE "$SPLAT_RE" | tr -d '\r' | head -5 | cut -c1-160 | tr '\n' '|' || true)
 	if ! grep -aq 'Linux version 6\.12' "$logf"; then
 		result FAIL "$prefix/kernel-log-clean" "no boot banner in $logf"
@@ -515,7 +520,9 @@ HQEMU=""
 if has_stage linkpartner; then
 	stage "harness QEMU"
 	qstart=$(date +%s)
-	if HQEMU=$(timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" 2>"$OUT/build-qemu.log"); then
+	if bg_wait timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" \
+		>"$OUT/build-qemu.path" 2>"$OUT/build-qemu.log" && HQEMU=$(cat "$OUT/build-qemu.path") &&
+		[ -x "$HQEMU" ]; then
 		result PASS build/harness-qemu "Debian's qemu $(dpkg-query -W -f='${source:Version}' qemu-system-x86) + patches/qemu: $HQEMU ($(($(date +%s) - qstart)) s)"
 	else
 		HQEMU=""

@@ -191,14 +191,20 @@ lp_open() {
 	exec 9<>"$LPCTL_TTY"
 }
 # lpctl get PROP / lpctl set PROP VALUE: prints the model's answer (the value for get); fails
-# with the model's error on stderr, or when no answer comes in 10 s.
+# with the model's error on stderr, or when no answer comes in 10 s. Each request carries an
+# id that the answer repeats, so a late answer to an earlier request is skipped, not taken.
 lpctl() {
-	local reply
-	echo "$*" >&9
-	if ! read -t 10 -r reply <&9; then
-		echo "lpctl $*: no answer" >&2
-		return 1
-	fi
+	local id reply
+	id=$(cut -c1-8 /proc/sys/kernel/random/uuid)
+	echo "$id $*" >&9
+	while :; do
+		if ! read -t 10 -r reply <&9; then
+			echo "lpctl $*: no answer" >&2
+			return 1
+		fi
+		case "$reply" in "$id "*) break ;; esac
+	done
+	reply=${reply#"$id "}
 	case "$reply" in
 	OK) return 0 ;;
 	"OK "*) echo "${reply#OK }" ;;

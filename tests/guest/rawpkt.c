@@ -22,6 +22,9 @@
  *	big-endian CRC-32 of the address, as the chip and QEMU's model compute it) is not used by
  *	any address it has joined (/proc/net/dev_mcast), so the imperfect hash filter cannot let
  *	it through.
+ *   rawpkt flood IFACE N
+ *	Sends N broadcast frames of EtherType 0x88b6 as fast as the stack takes them, without
+ *	waiting when the queue is full (to fill a transmit ring); prints how many it took.
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -338,6 +341,28 @@ static int bucket_mates(const char *mac, int n)
 	return n ? 1 : 0;
 }
 
+static int flood(int fd, int n)
+{
+	static const unsigned char bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	unsigned char f[ETH_ZLEN] = { 0 };
+	struct sockaddr_ll to = { 0 };
+	int i, took = 0;
+
+	memcpy(f, bcast, 6);
+	memcpy(f + 6, own, 6);
+	f[12] = ETH_DATA >> 8;
+	f[13] = ETH_DATA & 0xff;
+	to.sll_family = AF_PACKET;
+	to.sll_ifindex = ifindex;
+	to.sll_halen = 6;
+	memcpy(to.sll_addr, bcast, 6);
+	for (i = 0; i < n; i++)
+		if (sendto(fd, f, sizeof(f), MSG_DONTWAIT, (struct sockaddr *)&to, sizeof(to)) > 0)
+			took++;
+	printf("%d\n", took);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
@@ -361,9 +386,11 @@ int main(int argc, char **argv)
 		fd = open_sock(argv[2]);
 		return request(fd, peer, argv[4], atoi(argv[5]), rounds);
 	}
+	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
+		return flood(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
-			" unjoined IFACE\n");
+			" unjoined IFACE | flood IFACE N\n");
 	return 2;
 }
