@@ -15,8 +15,8 @@
 # --nic-props adds properties to the i82559er (its link-partner model: patches/qemu/README.md).
 # --lp-dir gives the guest a control line to that model: the NIC gets id=nic0, QEMU serves QMP
 # and a second serial port (the guest's /dev/ttyS1) on unix sockets in DIR, and
-# scripts/lp-bridge.py turns the guest's "get PROP" / "set PROP VALUE" lines on ttyS1 into QMP
-# qom-get / qom-set on nic0, answering "OK [value]" or "ERR message".
+# scripts/lp-bridge.py turns the guest's "ID get PROP" / "ID set PROP VALUE" lines on ttyS1 into
+# QMP qom-get / qom-set on nic0, answering "ID OK [value]" or "ID ERR message".
 #
 # The guest gets --smp CPUs (2 by default), one per socket: SeaBIOS's MP table lists only the
 # first CPU of each package, and the test kernel has no ACPI, so "-smp 2" alone (two cores in
