@@ -507,6 +507,29 @@ linkpartner() { # linkpartner DRIVER
 		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
 	collect "$logf" "$drv/linkpartner"
 	metrics "$logf" "$drv"
+	stock_mode "$drv"
+}
+
+# With no property set, the harness QEMU must be stock QEMU: the basic suite, booted on it,
+# must give every test the result it got on the system's QEMU in this run (or, if this run
+# had no basic suite, pass them all), run to its end and leave a clean kernel log.
+stock_mode() { # stock_mode DRIVER
+	local drv=$1 logf="$OUT/basic-on-harness-qemu-$1.log" got want name="$1/linkpartner/stock-mode-is-stock"
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$drv" --mac "$MAC" --log "$logf" \
+		--qemu "$HQEMU" --timeout "$(budget 180)" || true
+	got=$(grep -a '^@@TEST ' "$logf" | tr -d '\r' | awk '{print $2, $3}' | sort)
+	want=$(sed -n "s|^\([A-Z]*\) $drv/basic/\([^ ]*\).*|\2 \1|p" "$OUT/results.txt" |
+		grep -vE '^(completed|kernel-log-clean) ' | sort)
+	[ -n "$want" ] || want=$(echo "$got" | awk '{print $1, "PASS"}')
+	if ! grep -aq '^@@DONE rc=0' "$logf"; then
+		result FAIL "$name" "the basic suite did not run to its end on the harness QEMU; see $logf"
+	elif [ -z "$got" ] || [ "$got" != "$want" ]; then
+		result FAIL "$name" "basic suite results differ from stock QEMU's: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -4 | tr '\n' ' ')"
+	elif printf '%s\n' "$(grep -avE '^@@' "$logf")" | grep -qaE "$SPLAT_RE"; then
+		result FAIL "$name" "kernel splat on the harness QEMU: $(grep -aE "$SPLAT_RE" "$logf" | head -1 | cut -c1-120)"
+	else
+		result PASS "$name" "the basic suite's $(echo "$got" | wc -l) tests give the same results as on stock QEMU"
+	fi
 }
 
 basic() { # basic DRIVER
