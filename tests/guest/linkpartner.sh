@@ -175,31 +175,34 @@ delta() {
 	b=$(echo "$1" | tr ' ' '\n' | sed -n "s/^$3=//p") a=$(echo "$2" | tr ' ' '\n' | sed -n "s/^$3=//p")
 	case "$a$b" in *[!0-9]* | "") echo "?" ;; *) echo $((a - b)) ;; esac
 }
-# bidir: "OUT IN", the Mbit/s the receiving ends counted in an 8 s iperf3 run both ways at
-# once (OUT: guest to host, IN: host to guest); "0 0" if the run did not complete.
+# bidir: "OUT IN done", the Mbit/s the receiving ends counted in an 8 s iperf3 run both ways
+# at once (OUT: guest to host, IN: host to guest); "0 0 incomplete" if the run did not finish
+# (a collapsed link may move so little that iperf3 prints 0.00: the run finishing is the proof
+# that data moved).
 bidir() {
 	out=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 --bidir -f m 2>&1)
-	echo "$out" | grep -q 'iperf Done' || { echo "0 0"; return; }
+	echo "$out" | grep -q 'iperf Done' || { echo "0 0 incomplete"; return; }
 	echo "$out" | awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i}
 		/receiver/ && /\[TX-C\]/ {tx = v} /receiver/ && /\[RX-C\]/ {rx = v}
-		END {printf "%.2f %.2f", tx + 0, rx + 0}'
+		END {printf "%.2f %.2f done", tx + 0, rx + 0}'
 }
 # traffic NAME: bidirectional iperf3; sets $rate ("OUT IN"), $worst (the slower direction)
 # and $d (counter deltas, "name=delta ...").
 traffic() {
 	s0=$(snap)
-	rate=$(bidir)
+	set -- "$1" $(bidir)
+	rate="$2 $3" complete=$4
 	s1=$(snap)
 	worst=$(echo "$rate" | awk '{print ($1 < $2) ? $1 : $2}')
 	d=""
 	for c in $COUNTERS; do d="$d$c=$(delta "$s0" "$s1" "$c") "; done
-	echo "@@INFO $1: out/in $rate Mbit/s; $d; partner: $(lpctl get lp-stats)"
+	echo "@@INFO $1: out/in $rate Mbit/s ($complete); $d; partner: $(lpctl get lp-stats)"
 	echo "@@METRIC lp-$1-Mbps-slower-direction $worst"
 }
-# collapsed: the run completed and moved data both ways, but the slower direction less than a
-# fifth of the healthy link's.
+# collapsed: the run completed, but the slower direction moved less than a fifth of the
+# healthy link's.
 collapsed() {
-	awk -v w="$worst" 'BEGIN{exit !(w > 0)}' && ! at_least "$worst" "$(awk -v h="$healthy" 'BEGIN{print h / 5}')"
+	[ "$complete" = done ] && ! at_least "$worst" "$(awk -v h="$healthy" 'BEGIN{print h / 5}')"
 }
 val() { echo "$d" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
