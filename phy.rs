@@ -23,6 +23,17 @@ pub(crate) const MII_PHYSID2: u8 = 0x03;
 pub(crate) const MII_ADVERTISE: u8 = 0x04;
 /// Link partner ability register.
 pub(crate) const MII_LPA: u8 = 0x05;
+/// Autonegotiation expansion register.
+pub(crate) const MII_EXPANSION: u8 = 0x06;
+/// 82555 status and control (register 16): bit 1 set at 100 Mb/s, bit 0 at full duplex; bit 15
+/// says the PHY can switch MDI/MDI-X (e100.c's `MII_TPISTATUS`).
+pub(crate) const MII_TPISTATUS: u8 = 0x10;
+/// NSC DP83840: congestion control register.
+pub(crate) const MII_NSC_CONG: u8 = 0x17;
+/// 82552: LED control.
+pub(crate) const MII_LED_CONTROL: u8 = 0x19;
+/// 82555 and later: special control (MDI/MDI-X automatic switching).
+pub(crate) const MII_NCONFIG: u8 = 0x1c;
 
 /// BMCR: 100 Mb/s when autonegotiation is off.
 pub(crate) const BMCR_SPEED100: u16 = 0x2000;
@@ -35,6 +46,41 @@ pub(crate) const ADV_10HALF: u16 = 0x0020;
 pub(crate) const ADV_10FULL: u16 = 0x0040;
 pub(crate) const ADV_100HALF: u16 = 0x0080;
 pub(crate) const ADV_100FULL: u16 = 0x0100;
+
+/// BMCR: reset the PHY (self-clearing).
+pub(crate) const BMCR_RESET: u16 = 0x8000;
+/// BMCR: restart autonegotiation (self-clearing).
+pub(crate) const BMCR_ANRESTART: u16 = 0x0200;
+/// BMCR: power down.
+pub(crate) const BMCR_PDOWN: u16 = 0x0800;
+/// ADVERTISE/LPA: symmetric PAUSE.
+pub(crate) const ADV_PAUSE: u16 = 0x0400;
+/// ADVERTISE/LPA: asymmetric PAUSE.
+pub(crate) const ADV_PAUSE_ASYM: u16 = 0x0800;
+/// ADVERTISE/LPA: the four 10/100 technology bits.
+pub(crate) const ADV_TECH: u16 = ADV_10HALF | ADV_10FULL | ADV_100HALF | ADV_100FULL;
+/// ADVERTISE: the IEEE 802.3 selector field.
+pub(crate) const ADV_CSMA: u16 = 0x0001;
+/// BMSR abilities.
+pub(crate) const BMSR_10HALF: u16 = 0x0800;
+pub(crate) const BMSR_10FULL: u16 = 0x1000;
+pub(crate) const BMSR_100HALF: u16 = 0x2000;
+pub(crate) const BMSR_100FULL: u16 = 0x4000;
+/// BMSR: autonegotiation complete.
+pub(crate) const BMSR_ANEGCOMPLETE: u16 = 0x0020;
+/// EXPANSION: the link partner is autonegotiation-able (clear after parallel detection).
+pub(crate) const EXPANSION_NWAY: u16 = 0x0001;
+/// NSC congestion control register: TX ready, congestion control enable.
+const NSC_CONG_TXREADY: u16 = 0x0400;
+const NSC_CONG_ENABLE: u16 = 0x0100;
+/// NCONFIG: automatic MDI/MDI-X switching.
+const NCONFIG_AUTO_SWITCH: u16 = 0x0080;
+/// TPISTATUS: the PHY can switch MDI/MDI-X.
+const TPISTATUS_MDIX_ABLE: u16 = 0x8000;
+/// The 82552's ID, matched whole as e100.c does.
+pub(crate) const PHY_82552_V: u32 = 0xd061_004d;
+/// The NSC DP83840's ID (model bits).
+pub(crate) const PHY_NSC_TX: u32 = 0x5C00_2000;
 
 /// BMCR: electrically isolate the PHY from the MII.
 pub(crate) const BMCR_ISOLATE: u16 = 0x0400;
@@ -134,8 +180,7 @@ pub(crate) fn select<M: Mdio>(m: &mut M, phy: &Phy) -> Option<()> {
     for other in (0..=MAX_ADDR).filter(|a| *a != phy.addr) {
         m.write(other, MII_BMCR, BMCR_ISOLATE);
     }
-    m.write(phy.addr, MII_BMCR, bmcr & !BMCR_ISOLATE)
-        .then_some(())
+    write_bmcr(m, phy, bmcr & !BMCR_ISOLATE)
 }
 
 /// Whether the link is up now (BMSR's link bit latches low, so it is read twice).
@@ -153,6 +198,14 @@ pub(crate) struct LinkMode {
     pub(crate) full_duplex: bool,
 }
 
+/// IEEE 802.3 annex 28B priority order of the technologies a 10/100 PHY can resolve to.
+const PRIORITY: [(u16, LinkMode); 4] = [
+    (ADV_100FULL, LinkMode { speed: 100, full_duplex: true }),
+    (ADV_100HALF, LinkMode { speed: 100, full_duplex: false }),
+    (ADV_10FULL, LinkMode { speed: 10, full_duplex: true }),
+    (ADV_10HALF, LinkMode { speed: 10, full_duplex: false }),
+];
+
 /// The mode a link runs at: with autonegotiation, the best technology both ends advertise
 /// (IEEE 802.3 priority: 100FD, 100HD, 10FD, 10HD); without, what BMCR forces.
 pub(crate) fn resolve(bmcr: u16, advertise: u16, lpa: u16) -> LinkMode {
@@ -162,26 +215,275 @@ pub(crate) fn resolve(bmcr: u16, advertise: u16, lpa: u16) -> LinkMode {
             full_duplex: bmcr & BMCR_FULLDPLX != 0,
         };
     }
-    // IEEE 802.3 Annex 28B priority order.
-    const PRIORITY: [(u16, u32, bool); 4] = [
-        (ADV_100FULL, 100, true),
-        (ADV_100HALF, 100, false),
-        (ADV_10FULL, 10, true),
-        (ADV_10HALF, 10, false),
-    ];
-    let common = advertise & lpa;
     // Nothing in common: the link does not come up; report the lowest mode.
-    let (speed, full_duplex) = PRIORITY
+    PRIORITY
         .iter()
-        .find(|(bit, _, _)| common & bit != 0)
-        .map_or((10, false), |(_, s, f)| (*s, *f));
-    LinkMode { speed, full_duplex }
+        .find(|(bit, _)| advertise & lpa & bit != 0)
+        .map_or(LinkMode { speed: 10, full_duplex: false }, |(_, m)| *m)
+}
+
+/// Flow control in each direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pause {
+    /// PAUSE frames received are obeyed.
+    pub(crate) rx: bool,
+    /// PAUSE frames are sent.
+    pub(crate) tx: bool,
+}
+
+/// The pause bits to advertise for what the user wants (IEEE 802.3 annex 28B.3, as Linux maps
+/// it): both ways symmetric PAUSE; receive only symmetric and asymmetric (a partner that can
+/// only send will then send); transmit only asymmetric.
+pub(crate) fn pause_advert(want: Pause) -> u16 {
+    match (want.rx, want.tx) {
+        (true, true) => ADV_PAUSE,
+        (true, false) => ADV_PAUSE | ADV_PAUSE_ASYM,
+        (false, true) => ADV_PAUSE_ASYM,
+        (false, false) => 0,
+    }
+}
+
+/// Resolves flow control from both ends' advertisements (IEEE 802.3 table 28B-3). Only a
+/// full-duplex link pauses.
+pub(crate) fn resolve_pause(full_duplex: bool, local: u16, partner: u16) -> Pause {
+    if !full_duplex {
+        return Pause::default();
+    }
+    if local & partner & ADV_PAUSE != 0 {
+        Pause { rx: true, tx: true }
+    } else if local & partner & ADV_PAUSE_ASYM != 0 {
+        // One end symmetric + asymmetric, the other asymmetric only: PAUSE flows from the
+        // asymmetric-only end to the other.
+        Pause {
+            rx: local & ADV_PAUSE != 0,
+            tx: partner & ADV_PAUSE != 0,
+        }
+    } else {
+        Pause::default()
+    }
+}
+
+/// What the user asked of the link (`ethtool -s`, `ethtool -A`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinkConfig {
+    /// Autonegotiate (else force `forced`).
+    pub(crate) autoneg: bool,
+    /// The technologies to advertise (ADVERTISE bits 5-8).
+    pub(crate) advertise: u16,
+    /// The mode to force with autonegotiation off.
+    pub(crate) forced: LinkMode,
+    /// Negotiate flow control (else `pause` applies as set, on a full-duplex link).
+    pub(crate) pause_autoneg: bool,
+    /// The flow control wanted.
+    pub(crate) pause: Pause,
+}
+
+impl LinkConfig {
+    /// The default: autonegotiate everything the PHY can do, flow control both ways when the
+    /// MAC has it.
+    pub(crate) fn new(abilities: u16, mac_pause: bool) -> Self {
+        LinkConfig {
+            autoneg: true,
+            advertise: abilities & ADV_TECH,
+            forced: LinkMode { speed: 100, full_duplex: false },
+            pause_autoneg: mac_pause,
+            pause: Pause { rx: mac_pause, tx: mac_pause },
+        }
+    }
+
+    /// The ADVERTISE register for this configuration, keeping the bits of `old` it does not
+    /// own (next page, remote fault, the selector).
+    pub(crate) fn advertise_reg(&self, old: u16) -> u16 {
+        let keep = old & !(ADV_TECH | ADV_PAUSE | ADV_PAUSE_ASYM);
+        let pause = if self.pause_autoneg {
+            pause_advert(self.pause)
+        } else {
+            0
+        };
+        keep | ADV_CSMA | self.advertise | pause
+    }
+
+    /// The BMCR for this configuration, keeping nothing of the old value but what it does not
+    /// own (loopback, collision test): ISOLATE, power-down and reset clear.
+    pub(crate) fn bmcr(&self, old: u16) -> u16 {
+        let keep = old
+            & !(BMCR_RESET
+                | BMCR_ANENABLE
+                | BMCR_ANRESTART
+                | BMCR_SPEED100
+                | BMCR_FULLDPLX
+                | BMCR_ISOLATE
+                | BMCR_PDOWN);
+        if self.autoneg {
+            keep | BMCR_ANENABLE | BMCR_ANRESTART
+        } else {
+            keep | if self.forced.speed == 100 { BMCR_SPEED100 } else { 0 }
+                | if self.forced.full_duplex { BMCR_FULLDPLX } else { 0 }
+        }
+    }
+}
+
+/// The technologies a PHY has, from BMSR, as ADVERTISE bits.
+pub(crate) fn abilities(bmsr: u16) -> u16 {
+    [
+        (BMSR_10HALF, ADV_10HALF),
+        (BMSR_10FULL, ADV_10FULL),
+        (BMSR_100HALF, ADV_100HALF),
+        (BMSR_100FULL, ADV_100FULL),
+    ]
+    .iter()
+    .filter(|(b, _)| bmsr & b != 0)
+    .fold(0, |a, (_, t)| a | t)
+}
+
+/// Validates an `ethtool -s` request against the PHY's `abilities` (ADVERTISE bits):
+/// `None` when the PHY cannot do it (the caller answers `EINVAL` and changes nothing).
+pub(crate) fn check(cfg: &LinkConfig, abilities: u16) -> Option<()> {
+    if cfg.autoneg {
+        // Something to advertise, and nothing the PHY lacks.
+        (cfg.advertise != 0 && cfg.advertise & !abilities & ADV_TECH == 0 && cfg.advertise & !ADV_TECH == 0)
+            .then_some(())
+    } else {
+        let bit = PRIORITY.iter().find(|(_, m)| *m == cfg.forced)?.0;
+        (abilities & bit != 0).then_some(())
+    }
+}
+
+/// The link as the PHY reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LinkState {
+    /// Link up now.
+    pub(crate) up: bool,
+    /// The resolved (or forced) speed and duplex.
+    pub(crate) mode: LinkMode,
+    /// Autonegotiation on.
+    pub(crate) autoneg: bool,
+    /// What we advertise (ADVERTISE).
+    pub(crate) advertise: u16,
+    /// What the partner advertised (LPA), 0 when it did not autonegotiate.
+    pub(crate) lpa: u16,
+    /// The partner autonegotiated (clear after parallel detection or with autoneg off).
+    pub(crate) lp_autoneg: bool,
+    /// The resolved flow control (before any forced setting the MAC applies).
+    pub(crate) pause: Pause,
+}
+
+/// Reads the whole link state: BMSR (twice: link latches low), BMCR, ADVERTISE, LPA and the
+/// expansion register. With autonegotiation on, the mode is resolved from both ends' pages,
+/// or, after parallel detection (the partner did not negotiate), from the one technology bit
+/// the PHY detected, at half duplex, as IEEE 802.3 28.2.3.1 requires.
+pub(crate) fn link_state<M: Mdio>(m: &mut M, phy: &Phy) -> Option<LinkState> {
+    let _ = m.read(phy.addr, MII_BMSR)?;
+    let bmsr = m.read(phy.addr, MII_BMSR)?;
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    let adv = m.read(phy.addr, MII_ADVERTISE)?;
+    let lpa = m.read(phy.addr, MII_LPA)?;
+    let exp = m.read(phy.addr, MII_EXPANSION)?;
+    Some(state_from(bmcr, bmsr, adv, lpa, exp))
+}
+
+/// [`link_state`] on register values.
+pub(crate) fn state_from(bmcr: u16, bmsr: u16, adv: u16, lpa: u16, exp: u16) -> LinkState {
+    let autoneg = bmcr & BMCR_ANENABLE != 0;
+    let lp_autoneg = autoneg && exp & EXPANSION_NWAY != 0;
+    let mut mode = resolve(bmcr, adv, lpa);
+    if autoneg && !lp_autoneg {
+        // Parallel detection: half duplex, at whatever speed was detected.
+        mode.full_duplex = false;
+    }
+    let pause = if lp_autoneg {
+        resolve_pause(mode.full_duplex, adv, lpa)
+    } else {
+        Pause::default()
+    };
+    LinkState {
+        up: bmsr & BMSR_LSTATUS != 0,
+        mode,
+        autoneg,
+        advertise: adv,
+        lpa: if lp_autoneg { lpa } else { lpa & ADV_TECH },
+        lp_autoneg,
+        pause,
+    }
 }
 
 /// Reads the PHY and resolves its link mode.
 pub(crate) fn link_mode<M: Mdio>(m: &mut M, phy: &Phy) -> Option<LinkMode> {
-    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    link_state(m, phy).map(|s| s.mode)
+}
+
+/// Applies `cfg`: the advertisement first, then BMCR (restarting autonegotiation, or forcing
+/// the mode). The PHY is reset first, as e100.c does for `ethtool -s`, when `reset` is set;
+/// the reset bit clears itself within 500 ms on every PHY (IEEE 802.3 22.2.4.1.1) and is polled
+/// `polls` times through `wait`. `None` on an MDI timeout or a PHY stuck in reset.
+pub(crate) fn apply<M: Mdio>(
+    m: &mut M,
+    phy: &Phy,
+    cfg: &LinkConfig,
+    reset: bool,
+    mut wait: impl FnMut(),
+    polls: u32,
+) -> Option<()> {
+    if reset {
+        m.write(phy.addr, MII_BMCR, BMCR_RESET).then_some(())?;
+        let mut done = false;
+        for _ in 0..polls {
+            if m.read(phy.addr, MII_BMCR)? & BMCR_RESET == 0 {
+                done = true;
+                break;
+            }
+            wait();
+        }
+        done.then_some(())?;
+    }
     let adv = m.read(phy.addr, MII_ADVERTISE)?;
-    let lpa = m.read(phy.addr, MII_LPA)?;
-    Some(resolve(bmcr, adv, lpa))
+    m.write(phy.addr, MII_ADVERTISE, cfg.advertise_reg(adv))
+        .then_some(())?;
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    write_bmcr(m, phy, cfg.bmcr(bmcr))
+}
+
+/// Restarts autonegotiation (`ethtool -r`); `Some(false)` when it is off (nothing to restart).
+pub(crate) fn restart_an<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    if bmcr & BMCR_ANENABLE == 0 {
+        return Some(false);
+    }
+    write_bmcr(m, phy, (bmcr | BMCR_ANRESTART) & !BMCR_ISOLATE)?;
+    Some(true)
+}
+
+/// The per-PHY set-up e100.c does after selecting the PHY: the NSC DP83840's congestion
+/// control off, and automatic MDI/MDI-X switching where the part has it (`mdix`: the MAC is an
+/// 82550 or later, or an ICH part whose EEPROM enables it; the PHY must say it can).
+pub(crate) fn quirks<M: Mdio>(m: &mut M, phy: &Phy, mdix: bool) -> Option<()> {
+    if phy.id & PHY_MODEL_MASK == PHY_NSC_TX {
+        let cong = m.read(phy.addr, MII_NSC_CONG)?;
+        m.write(
+            phy.addr,
+            MII_NSC_CONG,
+            (cong | NSC_CONG_TXREADY) & !NSC_CONG_ENABLE,
+        )
+        .then_some(())?;
+    }
+    if mdix && m.read(phy.addr, MII_TPISTATUS)? & TPISTATUS_MDIX_ABLE != 0 {
+        m.write(phy.addr, MII_NCONFIG, NCONFIG_AUTO_SWITCH)
+            .then_some(())?;
+    }
+    Some(())
+}
+
+/// Writes BMCR of `phy`. The 82552 sometimes fails to negotiate 100 Mb/s although it
+/// advertises it, unless a BMCR write that enables or restarts autonegotiation also carries
+/// the best advertised speed and duplex (e100.c's MDIO hook for this PHY); that is added here.
+pub(crate) fn write_bmcr<M: Mdio>(m: &mut M, phy: &Phy, mut val: u16) -> Option<()> {
+    if phy.id == PHY_82552_V && val & (BMCR_ANRESTART | BMCR_ANENABLE) != 0 {
+        let adv = m.read(phy.addr, MII_ADVERTISE)?;
+        if adv & ADV_100FULL != 0 {
+            val |= BMCR_SPEED100 | BMCR_FULLDPLX;
+        } else if adv & ADV_100HALF != 0 {
+            val |= BMCR_SPEED100;
+        }
+    }
+    m.write(phy.addr, MII_BMCR, val).then_some(())
 }

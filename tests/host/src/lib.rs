@@ -26,6 +26,11 @@ mod hw_tests;
 mod phy_tests;
 #[path = "../../../stats.rs"]
 mod stats;
+#[path = "../../../diag.rs"]
+mod diag;
+#[cfg(test)]
+#[path = "../unit/diag.rs"]
+mod diag_tests;
 
 #[cfg(test)]
 #[path = "../unit/desc.rs"]

@@ -24,7 +24,8 @@ impl Mdio for Bus {
     fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
         self.writes.push((addr, reg, val));
         if let Some(r) = self.phys.get_mut(&addr) {
-            r[reg as usize] = val;
+            // BMCR's reset and restart bits clear themselves, as on a real PHY.
+            r[reg as usize] = if reg == 0 { val & !0x8200 } else { val };
         }
         true
     }
@@ -266,4 +267,153 @@ fn resolves_autoneg_by_priority_and_forced_modes() {
             full_duplex: false
         }
     );
+}
+
+use crate::phy::{
+    abilities, check, pause_advert, resolve_pause, state_from, LinkConfig, LinkMode, Pause,
+    ADV_100FULL, ADV_100HALF, ADV_10FULL, ADV_10HALF, ADV_PAUSE, ADV_PAUSE_ASYM,
+};
+
+const P: u16 = ADV_PAUSE;
+const A: u16 = ADV_PAUSE_ASYM;
+
+#[test]
+fn pause_resolution_is_table_28b_3() {
+    // (local, partner) -> (rx, tx), written out from IEEE 802.3 table 28B-3.
+    let table: [(u16, u16, bool, bool); 16] = [
+        (0, 0, false, false),
+        (0, A, false, false),
+        (0, P, false, false),
+        (0, P | A, false, false),
+        (A, 0, false, false),
+        (A, A, false, false),
+        (A, P, false, false),
+        (A, P | A, false, true), // we only send; the partner obeys
+        (P, 0, false, false),
+        (P, A, false, false),
+        (P, P, true, true),
+        (P, P | A, true, true),
+        (P | A, 0, false, false),
+        (P | A, A, true, false), // we only obey; the partner only sends
+        (P | A, P, true, true),
+        (P | A, P | A, true, true),
+    ];
+    for (l, p, rx, tx) in table {
+        assert_eq!(resolve_pause(true, l, p), Pause { rx, tx }, "local {l:#x} partner {p:#x}");
+        assert_eq!(resolve_pause(false, l, p), Pause::default(), "half duplex never pauses");
+    }
+}
+
+#[test]
+fn pause_advertisement_is_linux_mapping() {
+    assert_eq!(pause_advert(Pause { rx: true, tx: true }), P);
+    assert_eq!(pause_advert(Pause { rx: true, tx: false }), P | A);
+    assert_eq!(pause_advert(Pause { rx: false, tx: true }), A);
+    assert_eq!(pause_advert(Pause { rx: false, tx: false }), 0);
+}
+
+#[test]
+fn state_resolves_negotiated_forced_and_parallel_detected_links() {
+    // Both negotiated, both everything + pause: 100/full, pause both ways.
+    let s = state_from(0x1000, 0x782d, 0x05e1, 0x45e1, 0x0001);
+    assert!(s.up && s.autoneg && s.lp_autoneg);
+    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: true });
+    assert_eq!(s.pause, Pause { rx: true, tx: true });
+    // Partner forced to 100/full: parallel detection sets only 100TX in LPA; half duplex, no
+    // pause whatever LPA claims.
+    let s = state_from(0x1000, 0x782d, 0x05e1, 0x0080, 0x0000);
+    assert!(!s.lp_autoneg);
+    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: false });
+    assert_eq!(s.pause, Pause::default());
+    // Forced 100/full ourselves: BMCR says it all.
+    let s = state_from(0x2100, 0x7809, 0x05e1, 0, 0);
+    assert!(!s.autoneg && !s.up);
+    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: true });
+    // Forced 10/half.
+    assert_eq!(state_from(0x0000, 0x782d, 0x01e1, 0, 0).mode, LinkMode { speed: 10, full_duplex: false });
+}
+
+#[test]
+fn requests_the_phy_cannot_do_are_refused() {
+    let all = abilities(0x782d);
+    assert_eq!(all, ADV_10HALF | ADV_10FULL | ADV_100HALF | ADV_100FULL);
+    let mut c = LinkConfig::new(all, true);
+    assert!(check(&c, all).is_some());
+    c.advertise = 0;
+    assert!(check(&c, all).is_none(), "nothing to advertise");
+    c.advertise = ADV_100FULL;
+    assert!(check(&c, ADV_10HALF | ADV_10FULL).is_none(), "a 10 Mb/s-only PHY");
+    c.autoneg = false;
+    c.forced = LinkMode { speed: 1000, full_duplex: true };
+    assert!(check(&c, all).is_none(), "no 1000 Mb/s");
+    c.forced = LinkMode { speed: 100, full_duplex: false };
+    assert!(check(&c, all).is_some());
+    assert!(check(&c, ADV_10HALF).is_none());
+}
+
+#[test]
+fn config_registers() {
+    let mut c = LinkConfig::new(0x01e0, true);
+    // Keeps the next-page bit, sets the selector, tech and symmetric pause.
+    assert_eq!(c.advertise_reg(0x8000), 0x8000 | 0x0001 | 0x01e0 | P);
+    c.pause = Pause { rx: false, tx: true };
+    assert_eq!(c.advertise_reg(0x05e1), 0x0001 | 0x01e0 | A);
+    c.pause_autoneg = false;
+    assert_eq!(c.advertise_reg(0x05e1), 0x01e1, "forced pause advertises none");
+    // Autoneg: enable + restart, isolate and power-down cleared, loopback kept.
+    assert_eq!(c.bmcr(0x4c00), 0x4000 | 0x1000 | 0x0200);
+    c.autoneg = false;
+    c.forced = LinkMode { speed: 100, full_duplex: true };
+    assert_eq!(c.bmcr(0x3000), 0x2100);
+    c.forced = LinkMode { speed: 10, full_duplex: false };
+    assert_eq!(c.bmcr(0x3300), 0x0000);
+}
+
+#[test]
+fn apply_resets_then_advertises_then_sets_bmcr() {
+    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
+    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let mut c = LinkConfig::new(0x01e0, true);
+    c.autoneg = false;
+    c.forced = LinkMode { speed: 100, full_duplex: true };
+    phy::apply(&mut bus, &p, &c, true, || {}, 10).unwrap();
+    assert_eq!(bus.writes, [(1, MII_BMCR, 0x8000), (1, 4, 0x01e1 | P), (1, MII_BMCR, 0x2100)]);
+    // A PHY stuck in reset is an error after the polls, not a hang.
+    struct Stuck;
+    impl Mdio for Stuck {
+        fn read(&mut self, _a: u8, _r: u8) -> Option<u16> {
+            Some(0x8000)
+        }
+        fn write(&mut self, _a: u8, _r: u8, _v: u16) -> bool {
+            true
+        }
+    }
+    let mut waits = 0;
+    assert_eq!(phy::apply(&mut Stuck, &p, &c, true, || waits += 1, 10), None);
+    assert_eq!(waits, 10);
+}
+
+#[test]
+fn restart_only_with_autoneg_and_82552_hook() {
+    let mut regs = qemu_phy();
+    regs[0] = 0x1000;
+    let mut bus = Bus { phys: HashMap::from([(1, regs)]), empty: 0, writes: vec![], link_latched_low: false };
+    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    assert_eq!(phy::restart_an(&mut bus, &p), Some(true));
+    assert_eq!(bus.writes, [(1, MII_BMCR, 0x1200)]);
+    bus.phys.get_mut(&1).unwrap()[0] = 0x2100;
+    assert_eq!(phy::restart_an(&mut bus, &p), Some(false));
+    // The 82552 gets 100/full added to an autonegotiation BMCR write when it advertises it.
+    let v = Phy { addr: 1, id: phy::PHY_82552_V };
+    bus.phys.get_mut(&1).unwrap()[4] = 0x05e1;
+    bus.writes.clear();
+    phy::write_bmcr(&mut bus, &v, 0x1200).unwrap();
+    assert_eq!(bus.writes, [(1, MII_BMCR, 0x3300)]);
+    bus.phys.get_mut(&1).unwrap()[4] = 0x00a1;
+    bus.writes.clear();
+    phy::write_bmcr(&mut bus, &v, 0x1200).unwrap();
+    assert_eq!(bus.writes, [(1, MII_BMCR, 0x3200)]);
+    bus.writes.clear();
+    phy::write_bmcr(&mut bus, &v, 0x0100).unwrap();
+    assert_eq!(bus.writes, [(1, MII_BMCR, 0x0100)], "forced writes untouched");
 }
