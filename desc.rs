@@ -39,6 +39,8 @@ pub(crate) enum CbCmd {
     Multicast = 3,
     /// Transmit.
     Transmit = 4,
+    /// Dump: the chip writes its internal registers to the buffer the body names.
+    Dump = 6,
 }
 
 /// The size of a CB body, in 32-bit words: enough for the largest command we issue, a multicast
@@ -170,6 +172,11 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     }
     let len = usize::from(c[0]);
     Body::from_bytes(&c[..len])
+}
+
+/// The Dump body: the bus address of the buffer (596 bytes) the chip writes.
+pub(crate) fn dump_body(buf: u32) -> Body {
+    Body::from_bytes(&buf.to_le_bytes())
 }
 
 /// The Individual Address setup body: the station address.

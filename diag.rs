@@ -157,10 +157,8 @@ pub(crate) fn detect(link: &Link, f: &Figures) -> [bool; 5] {
     let we_half = !link.full_duplex && f.late >= MIN_LATE_COLLISIONS;
     let noisy = f.rx_errors_high() && !we_full && !we_half;
     let stall = link.full_duplex && f.pause_rx >= MIN_PAUSE && f.tx_good <= f.pause_rx;
-    let overload = link.mac_pause
-        && link.full_duplex
-        && !link.tx_pause
-        && f.rx_no_buffers >= MIN_RX_DROPPED;
+    let overload =
+        link.mac_pause && link.full_duplex && !link.tx_pause && f.rx_no_buffers >= MIN_RX_DROPPED;
     [we_full, we_half, noisy, stall, overload]
 }
 
@@ -220,14 +218,6 @@ impl Diagnosis {
                 report(Event::Cleared(*p, true));
             }
         }
-    }
-
-    /// Whether `p` is active.
-    pub(crate) fn is_active(&self, p: Problem) -> bool {
-        PROBLEMS
-            .iter()
-            .position(|q| *q == p)
-            .is_some_and(|i| self.active[i])
     }
 
     /// The values for [`STAT_NAMES`].

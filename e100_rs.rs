@@ -145,7 +145,10 @@
 //! cancels the service task around `stop` and waits for each. "tx-no-resources/stop Q races with
 //! tx clean/wake Q": ring space, the stop and the wake are decided under the same lock.
 
-use core::sync::atomic::{AtomicBool, Ordering};
+// `pin_init!` expands one level per field of `Nic`.
+#![recursion_limit = "256"]
+
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use kernel::prelude::*;
 use kernel::{
     c_str, delay, dev_err, dev_warn,
@@ -162,12 +165,13 @@ use kernel::{
         napi::Poll,
         skbuff::TxSkb,
     },
-    netdev_info, netdev_warn, new_spinlock, pci,
-    sync::{bh, Arc, SpinLock},
+    netdev_info, netdev_warn, new_mutex, new_spinlock, pci,
+    sync::{bh, Arc, Mutex, SpinLock},
     types::ARef,
 };
 
 mod desc;
+mod diag;
 mod eeprom;
 mod ethtool;
 mod hw;
@@ -188,6 +192,8 @@ kernel::module_param!(
     false,
     "Allow bad eeprom checksums"
 );
+
+kernel::module_param!(DEBUG, debug, int, 3, "Debug level (0=none,...,16=all)");
 
 kernel::module_pci_driver! {
     type: E100Driver,
@@ -237,8 +243,12 @@ kernel::dma_struct! {
         selftest_signature: u32,
         selftest_result: u32,
         stats: [u32; stats::STATS_WORDS],
+        dump_buf: [u32; DUMP_WORDS],
     }
 }
+
+/// The Dump command's buffer, in words (596 bytes, as e100.c sizes it).
+const DUMP_WORDS: usize = 149;
 
 /// The Command Unit side, under one lock: the CB ring (transmits and commands), the SCB
 /// command register, and the statistics state.
@@ -249,13 +259,44 @@ struct Cu {
     totals: stats::Totals,
 }
 
+/// The link as the user configured it and the driver last saw it.
+pub(crate) struct LinkCtl {
+    /// What `ethtool -s` and `ethtool -A` asked for.
+    cfg: phy::LinkConfig,
+    /// The PHY's technologies (ADVERTISE bits), from BMSR at probe.
+    abilities: u16,
+    /// The link the last time carrier came up, as the diagnosis sees it.
+    link: diag::Link,
+    /// The diagnosis of the link's health.
+    diag: diag::Diagnosis,
+}
+
+/// `netif_msg` bits (`include/linux/netdevice.h`).
+const MSG_LINK: u32 = 0x0004;
+
+/// The message level for the `debug` parameter: its low `debug` bits, as e100.c and
+/// `netif_msg_init` have it (out of range: driver, probe and link messages).
+fn msg_level(debug: i32) -> u32 {
+    match debug {
+        0..=31 => (1u32 << debug) - 1,
+        _ => 0x7,
+    }
+}
+
 /// Per-device state, shared by the PCI driver data and the net_device.
 #[pin_data]
 pub(crate) struct Nic {
     pdev: ARef<pci::Device>,
     csr: Devres<Csr>,
     mac: Mac,
-    eeprom: Eeprom,
+    /// The EEPROM image; `ethtool -E` changes it.
+    #[pin]
+    eeprom: Mutex<Eeprom>,
+    /// Automatic MDI/MDI-X switching is turned on at every PHY set-up.
+    mdix: bool,
+    /// The ring sizes for the next bring-up (`ethtool -G`).
+    rx_count: AtomicU32,
+    tx_count: AtomicU32,
     phy: Phy,
     mem: CoherentAllocation<Mem>,
     /// Serialises MDI transactions (the MDI control register holds one at a time).
@@ -277,6 +318,20 @@ pub(crate) struct Nic {
     rx_mode_pending: AtomicBool,
     /// The RU reported "no resources" (RNR) and has not been restarted yet.
     ru_stopped: AtomicBool,
+    /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
+    ich: bool,
+    /// The link configuration, last state and diagnosis. Process context only (ethtool under
+    /// RTNL, the service task): it may sleep on the PHY.
+    #[pin]
+    link: Mutex<LinkCtl>,
+    /// Configure's duplex and flow-control settings for the current link, read by every
+    /// Configure (also from atomic context, through `set_rx_mode`).
+    mac_fdx_force: AtomicBool,
+    mac_tx_pause: AtomicBool,
+    /// The `netif_msg` level.
+    msg_enable: AtomicU32,
+    /// The PHY's link went down since the watchdog last looked.
+    link_flapped: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -380,12 +435,23 @@ impl Nic {
         Ok(f(&mut MdiBus(csr)))
     }
 
+    /// The PHY's link state. A link that went down since the last look (BMSR's link bit
+    /// latches low, and whoever reads it clears the latch) is recorded for the watchdog, which
+    /// then reports the renegotiated link even if it never saw it down.
+    fn phy_state(&self, dev: &device::Device<Bound>) -> Option<phy::LinkState> {
+        let st = self
+            .with_mdio(dev, |m| phy::link_state(m, &self.phy))
+            .ok()
+            .flatten()?;
+        if st.was_down {
+            self.link_flapped.store(true, Ordering::Relaxed);
+        }
+        Some(st)
+    }
+
     /// Whether the PHY reports link.
     fn link_up(&self, dev: &device::Device<Bound>) -> bool {
-        matches!(
-            self.with_mdio(dev, |m| phy::link_up(m, &self.phy)),
-            Ok(Some(true))
-        )
+        self.phy_state(dev).is_some_and(|s| s.up)
     }
 
     /// The 32-bit bus address of a field of `mem` (the DMA mask is 32 bits).
@@ -426,6 +492,8 @@ impl Nic {
             multicast_all: flags & kernel::bindings::net_device_flags_IFF_ALLMULTI != 0
                 || addrs.mc_count() > desc::MAX_MULTICAST,
             mii: true,
+            full_duplex_force: self.mac_fdx_force.load(Ordering::Relaxed),
+            tx_pause: self.mac_tx_pause.load(Ordering::Relaxed),
             ..ConfigParams::default()
         }
     }
@@ -476,13 +544,17 @@ impl Nic {
     /// address, receive filter, statistics address, RU start, then interrupts on.
     fn up(&self, dev: &NetDevice) -> Result {
         let bound = dev.parent();
-        let (rfds, cbs) = (rings::RFDS.0, rings::CBS.0);
+        let (rfds, cbs) = (
+            self.rx_count.load(Ordering::Relaxed),
+            self.tx_count.load(Ordering::Relaxed),
+        );
         let rx = RxRing::new(dev, bound, rfds as usize)?;
         let cb = CbRing::new(bound, cbs as usize)?;
         self.self_test(bound)?;
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
         self.with_mdio(bound, |m| phy::select(m, &self.phy))?
             .ok_or(EIO)?;
+        let _ = self.with_mdio(bound, |m| phy::quirks(m, &self.phy, self.mdix));
 
         let io = self.csr(bound)?;
         // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
@@ -537,28 +609,134 @@ impl Nic {
         dev.reset_queue();
     }
 
-    /// Watchdog: link state, statistics, deferred receive-mode update.
+    /// Whether link messages (and the diagnosis) are printed.
+    fn msg_link(&self) -> bool {
+        self.msg_enable.load(Ordering::Relaxed) & MSG_LINK != 0
+    }
+
+    /// The MAC side of a link that came up: duplex from the PHY, flow control as negotiated
+    /// (or as forced with `ethtool -A autoneg off`). Only a full-duplex link on an 82558 or
+    /// later pauses; the MAC then always obeys the PAUSE frames it receives, so receive pause
+    /// is on whenever pause is possible at all.
+    fn mac_link(&self, cfg: &phy::LinkConfig, st: &phy::LinkState) -> (diag::Link, phy::Pause) {
+        let mac_pause = self.mac >= Mac::M82558_D101_A4;
+        let full = st.mode.full_duplex;
+        let pause = if !mac_pause || !full {
+            phy::Pause::default()
+        } else if cfg.pause_autoneg && st.autoneg {
+            // Negotiated, but never sending when the user said not to (a symmetric partner
+            // resolves to both ways even when we advertised receive only).
+            phy::Pause {
+                rx: st.pause.rx,
+                tx: st.pause.tx && cfg.pause.tx,
+            }
+        } else {
+            phy::Pause {
+                rx: true,
+                tx: cfg.pause.tx,
+            }
+        };
+        let link = diag::Link {
+            speed: st.mode.speed,
+            full_duplex: full,
+            autoneg: st.autoneg,
+            lp_autoneg: st.lp_autoneg,
+            tx_pause: pause.tx,
+            mac_pause,
+        };
+        (link, pause)
+    }
+
+    /// Queues Configure (and the multicast list) again, for a new duplex or flow-control
+    /// setting; if the CB ring is full the watchdog retries.
+    fn reconfigure(&self, dev: &NetDevice) {
+        let Ok(io) = self.csr(dev.parent()) else {
+            return;
+        };
+        let addrs = dev.lock_addrs();
+        let mut cu = self.cu.lock();
+        if cu.ring.is_some() && self.apply_rx_mode(dev, &addrs, &mut cu, io).is_err() {
+            self.rx_mode_pending.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The link was changed by the user: drop carrier (the watchdog reports the new link when
+    /// it comes up) and end the diagnosis of the old one.
+    fn link_reset(&self, dev: &NetDevice, ctl: &mut LinkCtl) {
+        let msg = self.msg_link();
+        ctl.diag.link_changed(|e| {
+            if msg {
+                netdev_info!(dev, "{}\n", e);
+            }
+        });
+        if dev.carrier_ok() {
+            dev.carrier_off();
+            if msg {
+                netdev_info!(dev, "Link is Down\n");
+            }
+        }
+        dev.schedule_service(WATCHDOG_MS / 4);
+    }
+
+    /// Watchdog: link state, statistics, diagnosis, deferred receive-mode update.
     fn watchdog(&self, dev: &NetDevice) {
         let bound = dev.parent();
-        let up = self.link_up(bound);
-        if up && !dev.carrier_ok() {
-            let mode = self
-                .with_mdio(bound, |m| phy::link_mode(m, &self.phy))
-                .ok()
-                .flatten();
-            match mode {
-                Some(m) => netdev_info!(
-                    dev,
-                    "NIC Link is Up {} Mbps {} Duplex\n",
-                    m.speed,
-                    if m.full_duplex { "Full" } else { "Half" }
-                ),
-                None => netdev_info!(dev, "NIC Link is Up\n"),
+        let state = self.phy_state(bound);
+        let msg = self.msg_link();
+        let mut ctl = self.link.lock();
+        if self.link_flapped.swap(false, Ordering::Relaxed)
+            && dev.carrier_ok()
+            && state.is_some_and(|s| s.up)
+        {
+            // Down and up again between two looks (the partner renegotiated): report it, and
+            // take the new link as if it had just come up.
+            if msg {
+                netdev_info!(dev, "Link is Down\n");
             }
-            dev.carrier_on();
-        } else if !up && dev.carrier_ok() {
-            netdev_info!(dev, "NIC Link is Down\n");
+            ctl.diag.link_changed(|e| {
+                if msg {
+                    netdev_info!(dev, "{}\n", e);
+                }
+            });
             dev.carrier_off();
+        }
+        match state {
+            Some(st) if st.up && !dev.carrier_ok() => {
+                let (link, pause) = self.mac_link(&ctl.cfg, &st);
+                ctl.link = link;
+                ctl.diag.link_changed(|_| {});
+                self.mac_fdx_force
+                    .store(!st.autoneg && st.mode.full_duplex, Ordering::Relaxed);
+                self.mac_tx_pause.store(pause.tx, Ordering::Relaxed);
+                self.reconfigure(dev);
+                if msg {
+                    netdev_info!(
+                        dev,
+                        "Link is Up - {}Mbps/{} - flow control {}\n",
+                        st.mode.speed,
+                        if st.mode.full_duplex { "Full" } else { "Half" },
+                        match (pause.rx, pause.tx) {
+                            (true, true) => "rx/tx",
+                            (true, false) => "rx",
+                            (false, true) => "tx",
+                            (false, false) => "off",
+                        }
+                    );
+                }
+                dev.carrier_on();
+            }
+            Some(st) if !st.up && dev.carrier_ok() => {
+                if msg {
+                    netdev_info!(dev, "Link is Down\n");
+                }
+                ctl.diag.link_changed(|e| {
+                    if msg {
+                        netdev_info!(dev, "{}\n", e);
+                    }
+                });
+                dev.carrier_off();
+            }
+            _ => {}
         }
 
         let Ok(io) = self.csr(bound) else { return };
@@ -576,6 +754,19 @@ impl Nic {
             }
             first
         };
+        if let (Some(d), true) = (first_layout.1, dev.carrier_ok()) {
+            let LinkCtl { link, diag, .. } = &mut *ctl;
+            diag.period(link, &diag::Figures::from_dump(&d), |e| {
+                if msg {
+                    match e {
+                        diag::Event::Raised(..) => netdev_warn!(dev, "{}\n", e),
+                        diag::Event::Cleared(..) => netdev_info!(dev, "{}\n", e),
+                    }
+                }
+            });
+        }
+        drop(ctl);
+        let first_layout = first_layout.0;
         if let Some(n) = first_layout {
             netdev_info!(
                 dev,
@@ -590,21 +781,24 @@ impl Nic {
     /// layout (counter words) when this was the first dump to complete, for the caller to log
     /// once it has dropped the CU lock: printing under it could recurse into our own transmit
     /// through netconsole.
-    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) -> Option<usize> {
+    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) -> (Option<usize>, Option<stats::Dump>) {
         let Ok(words) = dma_read!(self.mem, 0, stats) else {
-            return None;
+            return (None, None);
         };
         let mut first = None;
+        let mut dump = None;
         if let Some(n) = stats::completed(&words, cu.stats_layout) {
             if cu.stats_layout.is_none() {
                 first = Some(n);
             }
             cu.stats_layout = Some(n);
-            cu.totals.add(&stats::parse(&words, n));
+            let d = stats::parse(&words, n);
+            cu.totals.add(&d);
+            dump = Some(d);
             let _ = dma_write!(self.mem, 0, stats[n] = 0);
         }
         let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
-        first
+        (first, dump)
     }
 
     /// Recovers from a transmit hang: the whole interface down and up, under RTNL, with NAPI
@@ -722,6 +916,26 @@ impl E100Driver {
             return Err(EIO);
         }
 
+        // Automatic MDI/MDI-X switching: the 82550 and later, or an ICH part whose EEPROM asks
+        // for it (e100.c's rule).
+        let mdix = mac >= Mac::M82550_D102
+            || (ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0);
+        let bmsr = {
+            let mut bus = MdiBus(csr.access(bound)?);
+            if phy::quirks(&mut bus, &phy, mdix).is_none() {
+                dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
+            }
+            phy::Mdio::read(&mut bus, phy.addr, phy::MII_BMSR).ok_or(EIO)?
+        };
+        let abilities = phy::abilities(bmsr);
+        let cfg = phy::LinkConfig::new(abilities, mac >= Mac::M82558_D101_A4);
+
+        let link_ctl = LinkCtl {
+            cfg,
+            abilities,
+            link: diag::Link::default(),
+            diag: diag::Diagnosis::default(),
+        };
         let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
         let nic = Arc::pin_init(
@@ -729,7 +943,10 @@ impl E100Driver {
                 pdev: pdev.into(),
                 csr,
                 mac,
-                eeprom,
+                eeprom <- new_mutex!(eeprom, "e100_rs::eeprom"),
+                mdix,
+                rx_count: AtomicU32::new(rings::RFDS.0),
+                tx_count: AtomicU32::new(rings::CBS.0),
                 phy,
                 mem,
                 mdio_lock <- new_spinlock!((), "e100_rs::mdio_lock"),
@@ -742,6 +959,12 @@ impl E100Driver {
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
+                ich: ich != 0,
+                link <- new_mutex!(link_ctl, "e100_rs::link"),
+                mac_fdx_force: AtomicBool::new(false),
+                mac_tx_pause: AtomicBool::new(false),
+                msg_enable: AtomicU32::new(msg_level(DEBUG.get())),
+                link_flapped: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;

@@ -26,6 +26,10 @@ pub(crate) const EEDO: u8 = 0x08;
 
 /// READ: start bit and opcode `10`.
 const OP_READ: u32 = 0b110;
+/// Start bit and WRITE opcode; 16 data bits follow the address.
+const OP_WRITE: u32 = 0b101;
+/// Start bit and the "other" opcode: the address's top two bits say which (11 EWEN, 00 EWDS).
+const OP_OTHER: u32 = 0b100;
 /// Bits in a start bit plus an opcode.
 const OP_BITS: u32 = 3;
 
@@ -88,6 +92,50 @@ pub(crate) fn read_word<P: Pins>(p: &mut P, addr_bits: u32, addr: u16) -> (u16, 
 }
 
 /// A copy of the whole EEPROM.
+/// Clocks `n` bits of `bits` (most significant first) with chip select held, then deselects
+/// and lets the part do what it was told: `wait` (10 ms, the longest write cycle of a 93Cxx).
+fn command<P: Pins>(p: &mut P, bits: u32, n: u32, mut wait: impl FnMut()) {
+    p.set(EECS);
+    p.half_period();
+    for i in (0..n).rev() {
+        clock_bit(p, bits & (1 << i) != 0);
+    }
+    p.set(0);
+    p.half_period();
+    // The part starts programming at deselect; select it again while it works.
+    p.set(EECS);
+    wait();
+    p.set(0);
+    p.half_period();
+}
+
+/// Writes `data` to word `addr` of a part with `addr_bits` address bits: erase/write enable,
+/// write, erase/write disable, each given the part's full write time, as e100.c does.
+pub(crate) fn write_word<P: Pins>(
+    p: &mut P,
+    addr_bits: u32,
+    addr: u16,
+    data: u16,
+    mut wait: impl FnMut(),
+) {
+    let a = addr_bits;
+    let mask = (1u32 << a) - 1;
+    command(
+        p,
+        (OP_OTHER << a) | (0b11 << (a - 2)),
+        OP_BITS + a,
+        &mut wait,
+    );
+    command(
+        p,
+        (((OP_WRITE << a) | (u32::from(addr) & mask)) << 16) | u32::from(data),
+        OP_BITS + a + 16,
+        &mut wait,
+    );
+    command(p, OP_OTHER << a, OP_BITS + a, &mut wait);
+}
+
+#[derive(Clone)]
 pub(crate) struct Eeprom {
     words: [u16; MAX_WORDS],
     count: usize,
@@ -133,6 +181,34 @@ impl Eeprom {
     }
 
     /// The MAC address in words 0-2 (low byte of each word first).
+    /// The number of address bits of the part.
+    pub(crate) fn addr_bits(&self) -> u32 {
+        self.count.trailing_zeros()
+    }
+
+    /// Changes bytes `offset..offset + data.len()` of the image (`ethtool -E`) and recomputes
+    /// the checksum word (the last) so the words sum to [`CHECKSUM`] again. Returns the words
+    /// to write to the part, the checksum word last; `None` (the image unchanged) if the bytes
+    /// are not all inside the image or touch the checksum word, which is the driver's.
+    pub(crate) fn update(&mut self, offset: usize, data: &[u8]) -> Option<core::ops::Range<usize>> {
+        let end = offset.checked_add(data.len())?;
+        let csum = self.count.checked_sub(1)?;
+        if data.is_empty() || end > csum * 2 {
+            return None;
+        }
+        for (i, b) in data.iter().enumerate() {
+            let at = offset + i;
+            let mut bytes = self.words[at / 2].to_le_bytes();
+            bytes[at % 2] = *b;
+            self.words[at / 2] = u16::from_le_bytes(bytes);
+        }
+        let sum = self.words[..csum]
+            .iter()
+            .fold(0u16, |s, w| s.wrapping_add(*w));
+        self.words[csum] = CHECKSUM.wrapping_sub(sum);
+        Some(offset / 2..end.div_ceil(2))
+    }
+
     pub(crate) fn mac(&self) -> [u8; 6] {
         let mut mac = [0u8; 6];
         for (i, pair) in mac.chunks_exact_mut(2).enumerate() {

@@ -1,14 +1,102 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! ethtool operations.
+//!
+//! Link settings and pause go through [`phy`]: a request is checked against what the PHY and
+//! the MAC can do before anything is written, so a refused request (`EINVAL`) leaves the device
+//! as it was. An accepted one is applied to the PHY and drops carrier; the watchdog reports the
+//! new link and reconfigures the MAC (duplex, flow control) when it comes up.
 
-use crate::{stats, Nic, DRV_NAME};
-use kernel::net::{dev::Device, ethtool};
+use crate::{desc, diag, eeprom, hw, phy, rings, stats, EepromPins, LinkCtl, Nic, DRV_NAME};
+use core::sync::atomic::Ordering;
+use kernel::net::{
+    dev::{Device, Rtnl},
+    ethtool::{self, Duplex, LinkKsettings, LinkModes, PauseParam, PhysId, RingParam},
+};
 use kernel::prelude::*;
 use kernel::sync::bh;
+use kernel::{delay, dma_read, dma_write, netdev_info};
 
-/// `ethtool -e` reports this magic, as e100.c does.
+/// `ethtool -e` reports this magic, as e100.c does, and `ethtool -E` wants it.
 const EEPROM_MAGIC: u32 = 0x1234;
+
+/// The PHY registers in `ethtool -d` (0 to 0x1c), after the SCB word.
+const REGS_PHY: usize = 0x1d;
+/// `ethtool -d`'s size: e100.c's layout, so dumps of both drivers compare word for word (the
+/// SCB's status and command word, the PHY registers from 0x1c down to 0, the Dump command's
+/// buffer).
+const REGS_LEN: usize = (1 + REGS_PHY) * 4 + crate::DUMP_WORDS * 4;
+
+/// The `ethtool -S` names: the C driver's 31, in its order, then the diagnosis state.
+const STAT_NAMES: [&str; stats::STAT_NAMES.len() + diag::STAT_NAMES.len()] = {
+    let mut a = [""; stats::STAT_NAMES.len() + diag::STAT_NAMES.len()];
+    let mut i = 0;
+    while i < stats::STAT_NAMES.len() {
+        a[i] = stats::STAT_NAMES[i];
+        i += 1;
+    }
+    while i < a.len() {
+        a[i] = diag::STAT_NAMES[i - stats::STAT_NAMES.len()];
+        i += 1;
+    }
+    a
+};
+
+/// The technology bits of ADVERTISE/LPA and their link modes.
+const TECH: [(u16, LinkModes); 4] = [
+    (phy::ADV_10HALF, LinkModes::M10_HALF),
+    (phy::ADV_10FULL, LinkModes::M10_FULL),
+    (phy::ADV_100HALF, LinkModes::M100_HALF),
+    (phy::ADV_100FULL, LinkModes::M100_FULL),
+];
+
+/// ADVERTISE/LPA bits (technologies and pause) as link modes.
+fn modes(reg: u16) -> LinkModes {
+    let mut m = TECH
+        .iter()
+        .filter(|(b, _)| reg & b != 0)
+        .fold(LinkModes::NONE, |a, (_, l)| a | *l);
+    if reg & phy::ADV_PAUSE != 0 {
+        m = m | LinkModes::PAUSE;
+    }
+    if reg & phy::ADV_PAUSE_ASYM != 0 {
+        m = m | LinkModes::ASYM_PAUSE;
+    }
+    m
+}
+
+/// Link modes as ADVERTISE technology bits (pause is `ethtool -A`'s business).
+fn tech_bits(m: LinkModes) -> u16 {
+    TECH.iter()
+        .filter(|(_, l)| m.contains(*l))
+        .fold(0, |a, (b, _)| a | b)
+}
+
+impl Nic {
+    /// Whether the MAC can do 802.3x flow control (82558 and later).
+    fn mac_pause(&self) -> bool {
+        self.mac >= crate::Mac::M82558_D101_A4
+    }
+
+    /// Applies `cfg` to the PHY (reset first, as e100.c does) and records it.
+    fn apply_link(&self, dev: &Device, ctl: &mut LinkCtl, cfg: phy::LinkConfig) -> Result {
+        let bound = dev.parent();
+        self.with_mdio(bound, |m| {
+            phy::apply(
+                m,
+                &self.phy,
+                &cfg,
+                true,
+                || kernel::delay::udelay(1000),
+                500,
+            )
+        })?
+        .ok_or(EIO)?;
+        ctl.cfg = cfg;
+        self.link_reset(dev, ctl);
+        Ok(())
+    }
+}
 
 #[vtable]
 impl ethtool::Operations for Nic {
@@ -21,14 +109,165 @@ impl ethtool::Operations for Nic {
         self.link_up(dev.parent())
     }
 
-    const STATS: &'static [&'static str] = &stats::STAT_NAMES;
+    fn get_link_ksettings(&self, dev: &Device, k: &mut LinkKsettings) -> Result {
+        let ctl = self.link.lock();
+        let st = self.phy_state(dev.parent()).ok_or(EIO)?;
+        let pause = if self.mac_pause() {
+            LinkModes::PAUSE | LinkModes::ASYM_PAUSE
+        } else {
+            LinkModes::NONE
+        };
+        let base = LinkModes::AUTONEG | LinkModes::TP | LinkModes::MII;
+        k.set_mii_port(self.phy.addr);
+        k.set_supported(modes(ctl.abilities) | base | pause);
+        // ADVERTISE as it stands, also with autonegotiation off: `ethtool -s DEV autoneg on`
+        // asks for exactly what we report here.
+        let adv = modes(st.advertise) | LinkModes::TP | LinkModes::MII;
+        k.set_advertising(if st.autoneg {
+            adv | LinkModes::AUTONEG
+        } else {
+            adv
+        });
+        if st.autoneg && st.up {
+            let lp = modes(st.lpa);
+            k.set_lp_advertising(if st.lp_autoneg {
+                lp | LinkModes::AUTONEG
+            } else {
+                lp
+            });
+        }
+        k.set_autoneg(st.autoneg);
+        if st.up || !st.autoneg {
+            k.set_speed(Some(st.mode.speed));
+            k.set_duplex(if st.mode.full_duplex {
+                Duplex::Full
+            } else {
+                Duplex::Half
+            });
+        }
+        Ok(())
+    }
+
+    fn set_link_ksettings(&self, dev: &Device, k: &LinkKsettings) -> Result {
+        let mut ctl = self.link.lock();
+        let mut cfg = ctl.cfg;
+        cfg.autoneg = k.autoneg();
+        if cfg.autoneg {
+            let adv = k.advertising().ok_or(EINVAL)?;
+            cfg.advertise = tech_bits(adv);
+        } else {
+            let full = match k.duplex() {
+                Duplex::Full => true,
+                Duplex::Half => false,
+                Duplex::Unknown => return Err(EINVAL),
+            };
+            cfg.forced = phy::LinkMode {
+                speed: k.speed().ok_or(EINVAL)?,
+                full_duplex: full,
+            };
+            // Pause cannot be negotiated without autonegotiation: keep what was asked, forced.
+            cfg.pause_autoneg = false;
+        }
+        phy::check(&cfg, ctl.abilities).ok_or(EINVAL)?;
+        if cfg.autoneg && !ctl.cfg.autoneg && self.mac_pause() {
+            // Back to autonegotiation: pause is negotiated again.
+            cfg.pause_autoneg = true;
+        }
+        self.apply_link(dev, &mut ctl, cfg)
+    }
+
+    fn nway_reset(&self, dev: &Device) -> Result {
+        let mut ctl = self.link.lock();
+        if !self
+            .with_mdio(dev.parent(), |m| phy::restart_an(m, &self.phy))?
+            .ok_or(EIO)?
+        {
+            return Err(EINVAL);
+        }
+        self.link_reset(dev, &mut ctl);
+        Ok(())
+    }
+
+    fn get_pauseparam(&self, _dev: &Device, p: &mut PauseParam) {
+        if !self.mac_pause() {
+            return;
+        }
+        let c = self.link.lock().cfg;
+        p.set(c.pause_autoneg, c.pause.rx, c.pause.tx);
+    }
+
+    fn set_pauseparam(&self, dev: &Device, p: &PauseParam) -> Result {
+        if !self.mac_pause() {
+            // The 82557 has no flow control.
+            return Err(EOPNOTSUPP);
+        }
+        let mut ctl = self.link.lock();
+        let mut cfg = ctl.cfg;
+        if p.autoneg() && !cfg.autoneg {
+            // Nothing to negotiate pause with on a forced link.
+            return Err(EINVAL);
+        }
+        if !p.autoneg() && !p.rx() {
+            // The MAC obeys every PAUSE it receives at full duplex; only negotiation (not
+            // advertising symmetric pause) keeps a partner from sending them.
+            return Err(EINVAL);
+        }
+        cfg.pause_autoneg = p.autoneg();
+        cfg.pause = phy::Pause {
+            rx: p.rx(),
+            tx: p.tx(),
+        };
+        if cfg == ctl.cfg {
+            return Ok(());
+        }
+        self.apply_link(dev, &mut ctl, cfg)
+    }
+
+    fn get_pause_stats(&self, _dev: &Device, s: &mut ethtool::PauseStats) {
+        let _bh = bh::disable();
+        let t = self.cu.lock().totals;
+        if t.dumps == 0 || !self.mac_pause() {
+            return;
+        }
+        s.set_tx_pause_frames(t.tx_fc_pause);
+        s.set_rx_pause_frames(t.rx_fc_pause);
+    }
+
+    fn get_eth_ctrl_stats(&self, _dev: &Device, s: &mut ethtool::EthCtrlStats) {
+        let _bh = bh::disable();
+        let t = self.cu.lock().totals;
+        if t.dumps == 0 || !self.mac_pause() {
+            return;
+        }
+        // PAUSE is the only MAC control frame the 8255x sends or understands.
+        s.set_mac_control_frames_transmitted(t.tx_fc_pause);
+        s.set_mac_control_frames_received(t.rx_fc_pause + t.rx_fc_unsupported);
+        s.set_unsupported_opcodes_received(t.rx_fc_unsupported);
+    }
+
+    fn get_msglevel(&self, _dev: &Device) -> u32 {
+        self.msg_enable.load(core::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set_msglevel(&self, _dev: &Device, level: u32) {
+        self.msg_enable
+            .store(level, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    const STATS: &'static [&'static str] = &STAT_NAMES;
 
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
-        let _bh = bh::disable();
-        let sw = *self.counters.lock();
-        let totals = self.cu.lock().totals;
-        for (d, v) in data.iter_mut().zip(stats::ethtool_values(&sw, &totals)) {
-            *d = v;
+        let (sw, totals) = {
+            let _bh = bh::disable();
+            // Each guard is released at the end of its statement, inside the section.
+            let sw = *self.counters.lock();
+            let totals = self.cu.lock().totals;
+            (sw, totals)
+        };
+        let d = self.link.lock().diag.stats();
+        let values = Iterator::chain(stats::ethtool_values(&sw, &totals).into_iter(), d);
+        for (slot, v) in data.iter_mut().zip(values) {
+            *slot = v;
         }
     }
 
@@ -54,15 +293,158 @@ impl ethtool::Operations for Nic {
     }
 
     fn get_eeprom_len(&self, _dev: &Device) -> usize {
-        self.eeprom.len() * 2
+        self.eeprom.lock().len() * 2
     }
 
     fn get_eeprom(&self, _dev: &Device, offset: usize, data: &mut [u8]) -> Result<u32> {
         // The core has checked `offset + data.len()` against the length above.
-        let bytes = self.eeprom.words().iter().flat_map(|w| w.to_le_bytes());
+        let e = self.eeprom.lock();
+        let bytes = e.words().iter().flat_map(|w| w.to_le_bytes());
         for (d, b) in data.iter_mut().zip(bytes.skip(offset)) {
             *d = b;
         }
         Ok(EEPROM_MAGIC)
+    }
+
+    fn set_eeprom(&self, dev: &Device, magic: u32, offset: usize, data: &[u8]) -> Result {
+        if magic != EEPROM_MAGIC {
+            return Err(EINVAL);
+        }
+        let io = self.csr(dev.parent())?;
+        let mut e = self.eeprom.lock();
+        let mut new = e.clone();
+        let words = new.update(offset, data).ok_or(EINVAL)?;
+        // The changed words, then the checksum word; 30 ms each (enable, write, disable).
+        for w in Iterator::chain(words, core::iter::once(new.len() - 1)) {
+            eeprom::write_word(
+                &mut EepromPins(io),
+                new.addr_bits(),
+                w as u16,
+                new.word(w),
+                || delay::msleep(10),
+            );
+        }
+        *e = new;
+        Ok(())
+    }
+
+    fn get_ringparam(&self, _dev: &Device, r: &mut RingParam) {
+        r.set_max(rings::RFDS.2, rings::CBS.2);
+        r.set_pending(
+            self.rx_count.load(Ordering::Relaxed),
+            self.tx_count.load(Ordering::Relaxed),
+        );
+    }
+
+    fn set_ringparam(&self, dev: &Device, r: &RingParam, rtnl: &Rtnl) -> Result {
+        if r.has_other_rings() {
+            return Err(EINVAL);
+        }
+        // e100.c's limits; below the minimum it takes the minimum, as e100.c does.
+        let (rx, tx) = r.pending();
+        let new = (
+            rx.clamp(rings::RFDS.1, rings::RFDS.2),
+            tx.clamp(rings::CBS.1, rings::CBS.2),
+        );
+        let old = (
+            self.rx_count.swap(new.0, Ordering::Relaxed),
+            self.tx_count.swap(new.1, Ordering::Relaxed),
+        );
+        if new == old {
+            return Ok(());
+        }
+        // Down with the old rings, up with the new ones. If the new ones cannot be had, the old
+        // sizes come back.
+        let res = dev.with_napi_disabled(rtnl, || {
+            self.down(dev);
+            let r = self.up(dev);
+            if r.is_err() {
+                self.down(dev);
+                self.rx_count.store(old.0, Ordering::Relaxed);
+                self.tx_count.store(old.1, Ordering::Relaxed);
+                if self.up(dev).is_err() {
+                    self.down(dev);
+                }
+            }
+            r
+        });
+        if let Some(Err(e)) = res {
+            return Err(e);
+        }
+        netdev_info!(dev, "Ring Param settings: rx: {}, tx {}\n", new.0, new.1);
+        Ok(())
+    }
+
+    fn get_regs_len(&self, _dev: &Device) -> usize {
+        REGS_LEN
+    }
+
+    fn get_regs(&self, dev: &Device, data: &mut [u8]) -> u32 {
+        let version = (1 << 24) | u32::from(self.pdev.revision());
+        let bound = dev.parent();
+        let Ok(io) = self.csr(bound) else {
+            return version;
+        };
+        let mut words = [0u32; 1 + REGS_PHY + crate::DUMP_WORDS];
+        words[0] = (u32::from(io.read8(hw::SCB_CMD_HI)) << 24)
+            | (u32::from(io.read8(hw::SCB_CMD_LO)) << 16)
+            | u32::from(io.read16(hw::SCB_STATUS));
+        let _ = self.with_mdio(bound, |m| {
+            for (i, w) in words[1..=REGS_PHY].iter_mut().enumerate() {
+                *w = phy::Mdio::read(m, self.phy.addr, (REGS_PHY - 1 - i) as u8)
+                    .map_or(0, u32::from);
+            }
+        });
+        // The Dump command, while the CB ring exists; the chip has 10 ms to write the buffer.
+        let _ = dma_write!(self.mem, 0, dump_buf = [0; crate::DUMP_WORDS]);
+        let issued = {
+            let _bh = kernel::sync::bh::disable();
+            let mut cu = self.cu.lock();
+            cu.ring.is_some()
+                && self
+                    .command(
+                        &mut cu,
+                        io,
+                        desc::CbCmd::Dump,
+                        &desc::dump_body(
+                            self.mem_addr(core::mem::offset_of!(crate::Mem, dump_buf)),
+                        ),
+                    )
+                    .is_ok()
+        };
+        if issued {
+            delay::msleep(10);
+            if let Ok(d) = dma_read!(self.mem, 0, dump_buf) {
+                for (w, v) in words[1 + REGS_PHY..].iter_mut().zip(d.iter()) {
+                    *w = *v;
+                }
+            }
+        }
+        // The C driver's buffer is an array of CPU-order words holding the device's bytes.
+        for (out, w) in data.chunks_mut(4).zip(words.iter()) {
+            for (o, b) in out.iter_mut().zip(w.to_ne_bytes()) {
+                *o = b;
+            }
+        }
+        version
+    }
+
+    fn set_phys_id(&self, dev: &Device, state: PhysId) -> Result<u32> {
+        let led = match state {
+            // Blink twice a second, driven by the core.
+            PhysId::Active => return Ok(2),
+            PhysId::On => phy::Led::On,
+            PhysId::Off => phy::Led::Off,
+            PhysId::Inactive => phy::Led::Normal,
+        };
+        let (reg, val) = phy::led_write(&self.phy, self.mac >= crate::Mac::M82559_D101M, led);
+        if self.with_mdio(dev.parent(), |m| {
+            phy::Mdio::write(m, self.phy.addr, reg, val)
+        })? {
+            Ok(())
+        } else {
+            Err(ETIMEDOUT)
+        }
+        .map(|()| 0)
     }
 }

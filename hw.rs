@@ -21,6 +21,10 @@ pub(crate) const SCB_GEN_PTR: usize = 0x04;
 pub(crate) const PORT: usize = 0x08;
 /// EEPROM control, low byte: the 93Cxx bit-bang pins.
 pub(crate) const EEPROM_CTRL_LO: usize = 0x0e;
+/// EEPROM word 3 (compatibility), bit 7: the board enables automatic MDI/MDI-X switching
+/// (ICH parts; e100.c's `eeprom_cnfg_mdix` and `eeprom_mdix_enabled`).
+pub(crate) const EEPROM_CNFG_MDIX: usize = 3;
+pub(crate) const EEPROM_MDIX_ENABLED: u16 = 1 << 7;
 /// MDI control: management access to the PHY.
 pub(crate) const MDI_CTRL: usize = 0x10;
 /// Length of the CSR block every 8255x has (the C driver's `struct csr`).
@@ -102,6 +106,8 @@ impl Mac {
     pub(crate) const M82558_D101_A4: Mac = Mac(4);
     /// 82559 D101M (also what every ICH part is treated as): adds TCO statistics.
     pub(crate) const M82559_D101M: Mac = Mac(8);
+    /// 82550 D102: the first with automatic MDI/MDI-X switching on every board.
+    pub(crate) const M82550_D102: Mac = Mac(12);
     /// 82551-10: the last, with a 32-byte Configure.
     pub(crate) const M82551_10: Mac = Mac(16);
 

@@ -30,8 +30,9 @@ pub(crate) const MII_EXPANSION: u8 = 0x06;
 pub(crate) const MII_TPISTATUS: u8 = 0x10;
 /// NSC DP83840: congestion control register.
 pub(crate) const MII_NSC_CONG: u8 = 0x17;
-/// 82552: LED control.
-pub(crate) const MII_LED_CONTROL: u8 = 0x19;
+/// LED control (the 82552 has its own override register).
+const MII_LED_CONTROL: u8 = 0x1b;
+const MII_82552_LED_OVERRIDE: u8 = 0x19;
 /// 82555 and later: special control (MDI/MDI-X automatic switching).
 pub(crate) const MII_NCONFIG: u8 = 0x1c;
 
@@ -66,8 +67,6 @@ pub(crate) const BMSR_10HALF: u16 = 0x0800;
 pub(crate) const BMSR_10FULL: u16 = 0x1000;
 pub(crate) const BMSR_100HALF: u16 = 0x2000;
 pub(crate) const BMSR_100FULL: u16 = 0x4000;
-/// BMSR: autonegotiation complete.
-pub(crate) const BMSR_ANEGCOMPLETE: u16 = 0x0020;
 /// EXPANSION: the link partner is autonegotiation-able (clear after parallel detection).
 pub(crate) const EXPANSION_NWAY: u16 = 0x0001;
 /// NSC congestion control register: TX ready, congestion control enable.
@@ -183,12 +182,6 @@ pub(crate) fn select<M: Mdio>(m: &mut M, phy: &Phy) -> Option<()> {
     write_bmcr(m, phy, bmcr & !BMCR_ISOLATE)
 }
 
-/// Whether the link is up now (BMSR's link bit latches low, so it is read twice).
-pub(crate) fn link_up<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
-    let _ = m.read(phy.addr, MII_BMSR)?;
-    Some(m.read(phy.addr, MII_BMSR)? & BMSR_LSTATUS != 0)
-}
-
 /// Speed and duplex of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LinkMode {
@@ -200,10 +193,34 @@ pub(crate) struct LinkMode {
 
 /// IEEE 802.3 annex 28B priority order of the technologies a 10/100 PHY can resolve to.
 const PRIORITY: [(u16, LinkMode); 4] = [
-    (ADV_100FULL, LinkMode { speed: 100, full_duplex: true }),
-    (ADV_100HALF, LinkMode { speed: 100, full_duplex: false }),
-    (ADV_10FULL, LinkMode { speed: 10, full_duplex: true }),
-    (ADV_10HALF, LinkMode { speed: 10, full_duplex: false }),
+    (
+        ADV_100FULL,
+        LinkMode {
+            speed: 100,
+            full_duplex: true,
+        },
+    ),
+    (
+        ADV_100HALF,
+        LinkMode {
+            speed: 100,
+            full_duplex: false,
+        },
+    ),
+    (
+        ADV_10FULL,
+        LinkMode {
+            speed: 10,
+            full_duplex: true,
+        },
+    ),
+    (
+        ADV_10HALF,
+        LinkMode {
+            speed: 10,
+            full_duplex: false,
+        },
+    ),
 ];
 
 /// The mode a link runs at: with autonegotiation, the best technology both ends advertise
@@ -219,7 +236,13 @@ pub(crate) fn resolve(bmcr: u16, advertise: u16, lpa: u16) -> LinkMode {
     PRIORITY
         .iter()
         .find(|(bit, _)| advertise & lpa & bit != 0)
-        .map_or(LinkMode { speed: 10, full_duplex: false }, |(_, m)| *m)
+        .map_or(
+            LinkMode {
+                speed: 10,
+                full_duplex: false,
+            },
+            |(_, m)| *m,
+        )
 }
 
 /// Flow control in each direction.
@@ -285,9 +308,15 @@ impl LinkConfig {
         LinkConfig {
             autoneg: true,
             advertise: abilities & ADV_TECH,
-            forced: LinkMode { speed: 100, full_duplex: false },
+            forced: LinkMode {
+                speed: 100,
+                full_duplex: false,
+            },
             pause_autoneg: mac_pause,
-            pause: Pause { rx: mac_pause, tx: mac_pause },
+            pause: Pause {
+                rx: mac_pause,
+                tx: mac_pause,
+            },
         }
     }
 
@@ -317,8 +346,15 @@ impl LinkConfig {
         if self.autoneg {
             keep | BMCR_ANENABLE | BMCR_ANRESTART
         } else {
-            keep | if self.forced.speed == 100 { BMCR_SPEED100 } else { 0 }
-                | if self.forced.full_duplex { BMCR_FULLDPLX } else { 0 }
+            keep | if self.forced.speed == 100 {
+                BMCR_SPEED100
+            } else {
+                0
+            } | if self.forced.full_duplex {
+                BMCR_FULLDPLX
+            } else {
+                0
+            }
         }
     }
 }
@@ -341,7 +377,9 @@ pub(crate) fn abilities(bmsr: u16) -> u16 {
 pub(crate) fn check(cfg: &LinkConfig, abilities: u16) -> Option<()> {
     if cfg.autoneg {
         // Something to advertise, and nothing the PHY lacks.
-        (cfg.advertise != 0 && cfg.advertise & !abilities & ADV_TECH == 0 && cfg.advertise & !ADV_TECH == 0)
+        (cfg.advertise != 0
+            && cfg.advertise & !abilities & ADV_TECH == 0
+            && cfg.advertise & !ADV_TECH == 0)
             .then_some(())
     } else {
         let bit = PRIORITY.iter().find(|(_, m)| *m == cfg.forced)?.0;
@@ -354,6 +392,8 @@ pub(crate) fn check(cfg: &LinkConfig, abilities: u16) -> Option<()> {
 pub(crate) struct LinkState {
     /// Link up now.
     pub(crate) up: bool,
+    /// The link went down since BMSR was last read (its link bit latches low).
+    pub(crate) was_down: bool,
     /// The resolved (or forced) speed and duplex.
     pub(crate) mode: LinkMode,
     /// Autonegotiation on.
@@ -373,13 +413,15 @@ pub(crate) struct LinkState {
 /// or, after parallel detection (the partner did not negotiate), from the one technology bit
 /// the PHY detected, at half duplex, as IEEE 802.3 28.2.3.1 requires.
 pub(crate) fn link_state<M: Mdio>(m: &mut M, phy: &Phy) -> Option<LinkState> {
-    let _ = m.read(phy.addr, MII_BMSR)?;
+    let latched = m.read(phy.addr, MII_BMSR)?;
     let bmsr = m.read(phy.addr, MII_BMSR)?;
     let bmcr = m.read(phy.addr, MII_BMCR)?;
     let adv = m.read(phy.addr, MII_ADVERTISE)?;
     let lpa = m.read(phy.addr, MII_LPA)?;
     let exp = m.read(phy.addr, MII_EXPANSION)?;
-    Some(state_from(bmcr, bmsr, adv, lpa, exp))
+    let mut st = state_from(bmcr, bmsr, adv, lpa, exp);
+    st.was_down = latched & BMSR_LSTATUS == 0;
+    Some(st)
 }
 
 /// [`link_state`] on register values.
@@ -398,6 +440,7 @@ pub(crate) fn state_from(bmcr: u16, bmsr: u16, adv: u16, lpa: u16, exp: u16) -> 
     };
     LinkState {
         up: bmsr & BMSR_LSTATUS != 0,
+        was_down: false,
         mode,
         autoneg,
         advertise: adv,
@@ -405,11 +448,6 @@ pub(crate) fn state_from(bmcr: u16, bmsr: u16, adv: u16, lpa: u16, exp: u16) -> 
         lp_autoneg,
         pause,
     }
-}
-
-/// Reads the PHY and resolves its link mode.
-pub(crate) fn link_mode<M: Mdio>(m: &mut M, phy: &Phy) -> Option<LinkMode> {
-    link_state(m, phy).map(|s| s.mode)
 }
 
 /// Applies `cfg`: the advertisement first, then BMCR (restarting autonegotiation, or forcing
@@ -486,4 +524,35 @@ pub(crate) fn write_bmcr<M: Mdio>(m: &mut M, phy: &Phy, mut val: u16) -> Option<
         }
     }
     m.write(phy.addr, MII_BMCR, val).then_some(())
+}
+
+/// What `ethtool -p` wants of the LEDs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Led {
+    /// Lit.
+    On,
+    /// Dark.
+    Off,
+    /// Back to showing link and activity.
+    Normal,
+}
+
+/// The LED register of `phy` and the value that does `led` (e100.c's values: the 82552's
+/// override register; elsewhere register 0x1b, where "on" differs before the 82559).
+pub(crate) fn led_write(phy: &Phy, mac_82559: bool, led: Led) -> (u8, u16) {
+    if phy.id == PHY_82552_V {
+        let v = match led {
+            Led::On => 0x000f,
+            Led::Off => 0x000a,
+            Led::Normal => 0,
+        };
+        return (MII_82552_LED_OVERRIDE, v);
+    }
+    let v = match led {
+        Led::On if mac_82559 => 0x05,
+        Led::On => 0x07,
+        Led::Off => 0x04,
+        Led::Normal => 0,
+    };
+    (MII_LED_CONTROL, v)
 }

@@ -190,6 +190,7 @@ bidir() {
 # and $d (counter deltas, "name=delta ...").
 traffic() {
 	s0=$(snap)
+	kmsg_mark "$1"
 	set -- "$1" $(bidir)
 	rate="$2 $3" complete=$4
 	s1=$(snap)
@@ -205,6 +206,18 @@ collapsed() {
 	[ "$complete" = done ] && ! at_least "$worst" "$(awk -v h="$healthy" 'BEGIN{print h / 5}')"
 }
 val() { echo "$d" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# kmsg_mark NAME: a marker in the kernel log. kmsg_after NAME ERE: the first kernel message
+# matching ERE logged after that marker, as "SECONDS-AFTER-IT message"; empty if none. Times
+# come from /dev/kmsg's records ("PRIO,SEQ,MICROSECONDS,FLAGS;TEXT"; the test kernel prints no
+# time on the console), so the marker and the message are on the same clock.
+kmsg_mark() { echo "e100test: mark $1" >/dev/kmsg; }
+kmsg_after() {
+	timeout 1 cat /dev/kmsg 2>/dev/null | awk -v mark="e100test: mark $1" -v re="$2" '{split($0, h, ";");
+		split(h[1], f, ","); ts = f[3] / 1000000; msg = substr($0, length(h[1]) + 2)}
+		msg == mark {t = ts; next} t != "" && msg ~ re {printf "%.1f %s\n", ts - t, msg; exit}'
+}
+# Diagnosis messages are e100_rs's; e100 must stay silent on the same link.
+DIAG_RE='duplex mismatch|noisy link|flow-control stall|receive overload'
 
 lpctl set wire-timing true >/dev/null
 
@@ -242,6 +255,7 @@ begin mismatch-nic-half
 lp_partner forced:100:full >/dev/null
 link_wait 100 half
 traffic mismatch-nic-half
+mark=mismatch-nic-half
 link=$(lpctl get lp-link)
 if [ "$link" = "up 100 half mac-half partner-full" ] && [ "$(val collisions)" -gt 0 ] &&
 	[ "$(val tx_window_errors)" -gt 0 ] && [ "$(val tx_deferred)" -gt 0 ] &&
@@ -251,58 +265,119 @@ else
 	fail mismatch-nic-half "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
 fi
 
-# The field's case: the NIC forced to 100/full (ethtool -s through mii.c), the partner
-# autonegotiating and so at half duplex. e100_rs gets forced modes in the next issue.
-if [ "$drv" = e100 ]; then
-	begin mismatch-nic-full
-	lp_partner autoneg:0x05e1 >/dev/null
-	ethtool -s "$ifc" speed 100 duplex full autoneg off
-	link_wait 100 full
-	traffic mismatch-nic-full
-	link=$(lpctl get lp-link)
-	bmcr=$(mii 0)
-	rxerr=$(($(val rx_crc_errors) + $(val rx_frame_errors) + $(val rx_short_frame_errors)))
-	if [ "$link" = "up 100 full mac-full partner-half" ] && [ "$bmcr" = 0x2100 ] && [ "$rxerr" -gt 0 ] &&
-		[ "$(val collisions)" = 0 ] && collapsed; then
-		pass mismatch-nic-full "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $(val rx_crc_errors) CRC, $(val rx_frame_errors) alignment, $(val rx_short_frame_errors) runts, no collisions seen"
+# The driver's diagnosis of that link: e100_rs names it within two watchdog periods of the
+# traffic starting; e100 says nothing.
+begin diagnosis-nic-half
+said=$(kmsg_after "$mark" "$DIAG_RE")
+echo "@@INFO diagnosis-nic-half: ${said:-nothing}"
+if [ "$drv" = e100_rs ]; then
+	set -- $said
+	if [ -n "$said" ] && ! at_least "$1" 4.6 &&
+		echo "$said" | grep -q "duplex mismatch suspected: [0-9]* late collisions.*partner appears to be full duplex while we are half (it did not negotiate, so we fell back to half duplex). Fix: enable autonegotiation on the partner" &&
+		[ "$(ethstat "$ifc" diag_duplex_mismatch_we_half)" = 1 ]; then
+		pass diagnosis-nic-half "named after $1 s: ${said#* }"
 	else
-		fail mismatch-nic-full "$link BMCR=$bmcr: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
+		fail diagnosis-nic-half "want the half-duplex mismatch named within 4.6 s of the traffic; got '${said:-nothing}', diag_duplex_mismatch_we_half=$(ethstat "$ifc" diag_duplex_mismatch_we_half)"
 	fi
-	ethtool -s "$ifc" autoneg on
+elif [ -z "$said" ]; then
+	pass diagnosis-nic-half "e100 says nothing about the collapsed link (the reference's behaviour)"
+else
+	fail diagnosis-nic-half "e100 printed '$said'?"
+fi
 
-	# mii.c's forced modes and the driver's link messages, against an autonegotiating partner.
-	# The link takes 3 s to come back, as with a slow switch: e100's watchdog looks every 2 s
-	# and reports only a change it sees.
-	begin ethtool-forced-modes
-	lpctl set lp-an-delay-ms 3000 >/dev/null
-	bad=""
-	for m in "100 full 0x2100" "100 half 0x2000" "10 full 0x0100" "10 half 0x0000"; do
-		set -- $m
-		dmesg -c >/dev/null
-		ethtool -s "$ifc" speed "$1" duplex "$2" autoneg off
-		if ! wait_for 12 sh -c "ethtool $ifc | grep -q 'Speed: $1Mb/s' && ethtool $ifc | grep -qi 'Duplex: $2' && ethtool $ifc | grep -q 'Link detected: yes'"; then
-			bad="$bad [$1/$2: $(ethtool "$ifc" | grep -E 'Speed|Duplex|detected' | tr -d '\t\n')]"
-			continue
-		fi
-		case "$2" in full) D=Full ;; *) D=Half ;; esac
-		wait_for 5 sh -c "dmesg | grep -q 'NIC Link is Up $1 Mbps $D Duplex'" ||
-			bad="$bad [$1/$2: no link message]"
-		[ "$(mii 0)" = "$3" ] || bad="$bad [$1/$2: BMCR $(mii 0)]"
-		lp=$(lpctl get lp-link)
-		[ "$lp" = "up $1 $2 mac-$2 partner-half" ] || bad="$bad [$1/$2: $lp]"
-	done
-	dmesg -c >/dev/null
-	lpctl set link-partner absent >/dev/null
-	wait_for 8 sh -c "dmesg | grep -q 'NIC Link is Down'" || bad="$bad [no Link Down message]"
-	lp_partner autoneg:0x05e1 >/dev/null
-	ethtool -s "$ifc" autoneg on
-	link_wait 100 full || bad="$bad [autoneg on: $(ethtool "$ifc" | grep -E 'Speed|Duplex' | tr -d '\t\n')]"
-	lpctl set lp-an-delay-ms 300 >/dev/null
-	if [ -z "$bad" ]; then
-		pass ethtool-forced-modes "100/10 full/half forced: BMCR, ethtool, 'NIC Link is Up' messages and partner at half; link down and back to autoneg"
+# The field's case: the NIC forced to 100/full (ethtool -s), the partner autonegotiating and so
+# at half duplex.
+begin mismatch-nic-full
+lp_partner autoneg:0x05e1 >/dev/null
+ethtool -s "$ifc" speed 100 duplex full autoneg off
+link_wait 100 full
+traffic mismatch-nic-full
+mark=mismatch-nic-full
+link=$(lpctl get lp-link)
+bmcr=$(mii 0)
+rxerr=$(($(val rx_crc_errors) + $(val rx_frame_errors) + $(val rx_short_frame_errors)))
+if [ "$link" = "up 100 full mac-full partner-half" ] && [ "$bmcr" = 0x2100 ] && [ "$rxerr" -gt 0 ] &&
+	[ "$(val collisions)" = 0 ] && collapsed; then
+	pass mismatch-nic-full "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $(val rx_crc_errors) CRC, $(val rx_frame_errors) alignment, $(val rx_short_frame_errors) runts, no collisions seen"
+else
+	fail mismatch-nic-full "$link BMCR=$bmcr: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
+fi
+
+begin diagnosis-nic-full
+said=$(kmsg_after "$mark" "$DIAG_RE")
+echo "@@INFO diagnosis-nic-full: ${said:-nothing}"
+if [ "$drv" = e100_rs ]; then
+	set -- $said
+	if [ -n "$said" ] && ! at_least "$1" 4.6 &&
+		echo "$said" | grep -q "duplex mismatch suspected: .* runts against [0-9]* good frames received in 2 s, and no collision seen, at 100 Mbps full duplex: the partner appears to be half duplex while we are forced to full. Fix: enable autonegotiation on both ends or force both the same" &&
+		[ "$(ethstat "$ifc" diag_duplex_mismatch_we_full)" = 1 ]; then
+		pass diagnosis-nic-full "named after $1 s: ${said#* }"
 	else
-		fail ethtool-forced-modes "$bad"
+		fail diagnosis-nic-full "want the full-duplex mismatch named within 4.6 s of the traffic; got '${said:-nothing}', diag_duplex_mismatch_we_full=$(ethstat "$ifc" diag_duplex_mismatch_we_full)"
 	fi
+elif [ -z "$said" ]; then
+	pass diagnosis-nic-full "e100 says nothing about the collapsed link (the reference's behaviour)"
+else
+	fail diagnosis-nic-full "e100 printed '$said'?"
+fi
+
+# The fix the message gives: autonegotiation on; the mismatch clears and throughput recovers.
+begin mismatch-fixed-by-autoneg
+kmsg_mark fix
+ethtool -s "$ifc" autoneg on
+link_wait 100 full
+traffic fixed-by-autoneg
+link=$(lpctl get lp-link)
+cleared=$(kmsg_after fix "duplex mismatch cleared")
+bad=""
+[ "$link" = "up 100 full mac-full partner-full" ] || bad="$bad [link $link]"
+at_least "$worst" "$(awk -v h="$healthy" 'BEGIN{print h / 2}')" || bad="$bad [slower direction $worst Mbit/s, healthy $healthy]"
+[ "$(val rx_crc_errors)$(val rx_frame_errors)$(val rx_short_frame_errors)$(val collisions)" = 0000 ] || bad="$bad [$d]"
+if [ "$drv" = e100_rs ]; then
+	[ -n "$cleared" ] || bad="$bad [no 'duplex mismatch cleared' message]"
+	[ "$(ethstat "$ifc" diag_duplex_mismatch_we_full)" = 0 ] || bad="$bad [diag_duplex_mismatch_we_full still set]"
+fi
+if [ -z "$bad" ]; then
+	pass mismatch-fixed-by-autoneg "$link: out/in $rate Mbit/s (healthy slower direction $healthy), no receive error or collision${cleared:+; ${cleared#* }}"
+else
+	fail mismatch-fixed-by-autoneg "$bad"
+fi
+
+# mii.c's forced modes and the driver's link messages, against an autonegotiating partner.
+# The link takes 3 s to come back, as with a slow switch: e100's watchdog looks every 2 s
+# and reports only a change it sees.
+begin ethtool-forced-modes
+lpctl set lp-an-delay-ms 3000 >/dev/null
+bad=""
+for m in "100 full 0x2100" "100 half 0x2000" "10 full 0x0100" "10 half 0x0000"; do
+	set -- $m
+	dmesg -c >/dev/null
+	ethtool -s "$ifc" speed "$1" duplex "$2" autoneg off
+	if ! wait_for 12 sh -c "ethtool $ifc | grep -q 'Speed: $1Mb/s' && ethtool $ifc | grep -qi 'Duplex: $2' && ethtool $ifc | grep -q 'Link detected: yes'"; then
+		bad="$bad [$1/$2: $(ethtool "$ifc" | grep -E 'Speed|Duplex|detected' | tr -d '\t\n')]"
+		continue
+	fi
+	case "$2" in full) D=Full FC=rx/tx ;; *) D=Half FC=off ;; esac
+	# e100 prints mii.c's form; e100_rs the usual Linux one, with flow control (forced
+	# full duplex keeps the pause settings, which default to both ways).
+	if [ "$drv" = e100 ]; then msg="NIC Link is Up $1 Mbps $D Duplex"; else msg="Link is Up - $1Mbps/$D - flow control $FC"; fi
+	wait_for 5 sh -c "dmesg | grep -q '$msg'" ||
+		bad="$bad [$1/$2: no '$msg' message]"
+	[ "$(mii 0)" = "$3" ] || bad="$bad [$1/$2: BMCR $(mii 0)]"
+	lp=$(lpctl get lp-link)
+	[ "$lp" = "up $1 $2 mac-$2 partner-half" ] || bad="$bad [$1/$2: $lp]"
+done
+dmesg -c >/dev/null
+lpctl set link-partner absent >/dev/null
+wait_for 8 sh -c "dmesg | grep -q 'Link is Down'" || bad="$bad [no Link Down message]"
+lp_partner autoneg:0x05e1 >/dev/null
+ethtool -s "$ifc" autoneg on
+link_wait 100 full || bad="$bad [autoneg on: $(ethtool "$ifc" | grep -E 'Speed|Duplex' | tr -d '\t\n')]"
+lpctl set lp-an-delay-ms 300 >/dev/null
+if [ -z "$bad" ]; then
+	pass ethtool-forced-modes "100/10 full/half forced: BMCR, ethtool, the MAC's duplex, link-up messages and partner at half; link down and back to autoneg"
+else
+	fail ethtool-forced-modes "$bad"
 fi
 
 # --- PAUSE from the partner: the CU holds transmits for the quanta, the counter counts. --------
@@ -333,6 +408,123 @@ if at_least "$held" 100 && ! at_least "$base" 100 && [ "$stormed" = silent ] && 
 	pass pause-received "RTT ${base} ms, ${held} ms behind a 65535-quanta PAUSE; no answer in a PAUSE storm; ${after} ms after PAUSE 0; rx_flow_control_pause +$got = the $sent the partner sent"
 else
 	fail pause-received "RTT base '$base' held '$held' (want >= 100 of the 335 ms) storm: $stormed after '$after'; counted $got of $sent PAUSE frames"
+fi
+
+# --- Pause negotiated end to end (IEEE 802.3 annex 28B), ethtool -a/-A, and bad input. -------
+# counters NAME...: "name=value ..." from ethtool -S right after the next statistics dump.
+counters() {
+	sleep 4.5
+	for c in "$@"; do v=$(ethstat "$ifc" "$c"); printf '%s=%s ' "$c" "${v:-?}"; done
+}
+begin pause-negotiation
+if [ "$drv" = e100 ]; then
+	out=$(ethtool -a "$ifc" 2>&1)
+	if ! ethtool -a "$ifc" >/dev/null 2>&1 && echo "$out" | grep -q "Operation not supported"; then
+		pass pause-negotiation "e100 has no pause settings: ethtool -a says '$(echo "$out" | tail -1)'"
+	else
+		fail pause-negotiation "ethtool -a on e100: $out"
+	fi
+else
+	bad=""
+	# pause_case PARTNER-ADVERTISE 'ETHTOOL -A ARGS' FLOW-CONTROL RX-NEG TX-NEG: the link comes up
+	# with that flow control and ethtool -a shows the negotiated result.
+	pause_case() {
+		lp_partner "autoneg:$1" >/dev/null
+		[ -n "$2" ] && ethtool -A "$ifc" $2
+		dmesg -c >/dev/null
+		if ! wait_for 10 sh -c "dmesg | grep -q 'Link is Up - 100Mbps/Full - flow control $3\$'"; then
+			bad="$bad [partner $1, -A '$2': want 'flow control $3', got '$(dmesg | grep 'Link is Up' | tail -1)']"
+			return
+		fi
+		a=$(ethtool -a "$ifc" 2>&1)
+		echo "$a" | grep -q "RX negotiated:[[:space:]]*$4" && echo "$a" | grep -q "TX negotiated:[[:space:]]*$5" ||
+			bad="$bad [partner $1, -A '$2': ethtool -a: $(echo "$a" | tr -s '\t\n' '  ')]"
+		echo "@@INFO pause partner=$1 local='$2': flow control $3; $(echo "$a" | tail -n +2 | tr -s '\t\n' '  ')"
+	}
+	pause_case 0x05e1 "" rx/tx on on                            # both symmetric
+	pause_case 0x01e1 "" off off off                            # the partner has no pause
+	pause_case 0x09e1 "autoneg on rx on tx off" rx on off       # we P+A, partner A: we obey only
+	pause_case 0x0de1 "autoneg on rx off tx on" tx off on       # we A, partner P+A: we send only
+	pause_case 0x05e1 "autoneg on rx on tx on" rx/tx on on      # back to the default
+
+	# Bad input is refused and leaves the device as it was.
+	before="$(ethtool -a "$ifc") $(mii 0) $(mii 4)"
+	for req in "-A $ifc autoneg off rx off tx on" "-s $ifc speed 1000 duplex full autoneg off" \
+		"-s $ifc advertise 0x020" "-s $ifc advertise 0x0"; do
+		if ethtool $req >/dev/null 2>&1; then bad="$bad [ethtool $req accepted]"; fi
+	done
+	ethtool -s "$ifc" speed 100 duplex full autoneg off
+	ethtool -A "$ifc" autoneg on rx on tx on >/dev/null 2>&1 && bad="$bad [pause autoneg accepted on a forced link]"
+	ethtool -s "$ifc" autoneg on
+	link_wait 100 full || bad="$bad [no link after autoneg on]"
+	after="$(ethtool -a "$ifc") $(mii 0) $(mii 4)"
+	[ "$before" = "$after" ] || bad="$bad [state changed: '$before' -> '$after']"
+	if [ -z "$bad" ]; then
+		pass pause-negotiation "flow control per table 28B-3 in the link message and ethtool -a (5 cases); 1000 Mb/s, empty or gigabit advertisement, forced pause without rx and pause autoneg on a forced link refused, state unchanged"
+	else
+		fail pause-negotiation "$bad"
+	fi
+fi
+
+# An RX overload: with rx pause negotiated the NIC sends PAUSE and loses nothing for lack of
+# buffers; without it, frames are lost and the diagnosis says what would cure it.
+if [ "$drv" = e100_rs ]; then
+	begin rx-overload-flow-control
+	# flood: 4 s of UDP from the host at 200 Mbit/s, far more than the guest takes in.
+	flood() { iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 200M -l 1400 -t 4 -f m 2>&1 | grep receiver | grep -o '[0-9.]* Mbits/sec' | tail -1; }
+	c0=$(counters tx_flow_control_pause rx_missed_errors)
+	got=$(flood)
+	c1=$(counters tx_flow_control_pause rx_missed_errors)
+	xmt=$(delta "$c0" "$c1" tx_flow_control_pause) missed=$(delta "$c0" "$c1" rx_missed_errors)
+	pg=$(ethtool -I -a "$ifc" 2>&1 | awk '$1 == "tx_pause_frames:" {print $2}')
+	echo "@@INFO rx-overload with pause: $got received; $xmt PAUSE sent, $missed missed; ethtool -I -a tx_pause_frames=$pg"
+	lp_partner autoneg:0x05e1 >/dev/null
+	ethtool -A "$ifc" autoneg on rx on tx off
+	wait_for 10 sh -c "dmesg | grep -q 'flow control rx\$'"
+	kmsg_mark overload
+	c2=$(counters tx_flow_control_pause rx_missed_errors)
+	got2=$(flood)
+	c3=$(counters tx_flow_control_pause rx_missed_errors)
+	xmt2=$(delta "$c2" "$c3" tx_flow_control_pause) missed2=$(delta "$c2" "$c3" rx_missed_errors)
+	said=$(kmsg_after overload "receive overload")
+	echo "@@INFO rx-overload without tx pause: $got2 received; $xmt2 PAUSE sent, $missed2 missed; ${said:-no diagnosis}"
+	ethtool -A "$ifc" autoneg on rx on tx on
+	if [ "$xmt" -gt 0 ] && [ "$missed" = 0 ] && [ "${pg:-0}" -ge "$xmt" ] &&
+		[ "$xmt2" = 0 ] && [ "$missed2" -gt 0 ] && echo "$said" | grep -q "frames dropped for lack of receive buffers in 2 s with flow control off. Fix: enable it"; then
+		pass rx-overload-flow-control "with pause: $xmt PAUSE sent, nothing missed; tx pause off: $missed2 missed and '${said#* }'"
+	else
+		fail rx-overload-flow-control "with pause: $xmt PAUSE sent, $missed missed (pause group $pg); tx pause off: $xmt2 sent, $missed2 missed, diagnosis '${said:-none}'"
+	fi
+fi
+
+# A pause storm: e100_rs names the stall and its end; the pause group counts the frames.
+begin pause-storm-diagnosed
+link_wait 100 full
+kmsg_mark storm
+p0=$(lpctl get lp-stats | sed 's/.*tx_pause=\([0-9]*\).*/\1/')
+g0=$(ethtool -I -a "$ifc" 2>/dev/null | awk '$1 == "rx_pause_frames:" {print $2}')
+lpctl set lp-pause 65535 >/dev/null
+lpctl set lp-pause-interval-us 100000 >/dev/null
+sleep 5
+lpctl set lp-pause-interval-us 0 >/dev/null
+lpctl set lp-pause 0 >/dev/null
+p1=$(lpctl get lp-stats | sed 's/.*tx_pause=\([0-9]*\).*/\1/')
+sleep 6.5                        # two clean watchdog periods, and the last dump read
+g1=$(ethtool -I -a "$ifc" 2>/dev/null | awk '$1 == "rx_pause_frames:" {print $2}')
+named=$(kmsg_after storm "flow-control stall:")
+cleared=$(kmsg_after storm "flow-control stall cleared")
+echo "@@INFO pause-storm: partner sent $((p1 - p0)); ethtool -I -a rx_pause_frames $g0 -> $g1; ${named:-no diagnosis}; ${cleared:-not cleared}"
+if [ "$drv" = e100_rs ]; then
+	set -- $named
+	if [ -n "$named" ] && ! at_least "$1" 4.6 && [ -n "$cleared" ] && [ $((g1 - g0)) = $((p1 - p0)) ]; then
+		pass pause-storm-diagnosed "named after $1 s: ${named#* }; then '${cleared#* }'; pause group +$((g1 - g0)) = the partner's $((p1 - p0))"
+	else
+		fail pause-storm-diagnosed "named '${named:-nothing}' cleared '${cleared:-nothing}'; pause group $g0 -> $g1, partner sent $((p1 - p0))"
+	fi
+elif [ -z "$(kmsg_after storm "$DIAG_RE")" ]; then
+	pass pause-storm-diagnosed "e100 says nothing about the storm (the reference's behaviour)"
+else
+	fail pause-storm-diagnosed "e100 printed a diagnosis?"
 fi
 
 # --- A hung CU: the transmit watchdog fires and the driver's reset recovers. ------------------

@@ -22,10 +22,10 @@ impl kernel::Module for M {
     }
 }
 
-use kernel::net::dev::{Device, RtnlGuard};
+use kernel::net::dev::{Device, Rtnl};
 
 #[allow(dead_code)]
 fn quiesce(dev: &Device) {
-    let fake = RtnlGuard(core::marker::PhantomData);
+    let fake = Rtnl(core::marker::PhantomData);
     let _ = dev.with_napi_disabled(&fake, || ());
 }

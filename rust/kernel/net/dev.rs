@@ -112,15 +112,47 @@ pub fn random_ether_addr() -> MacAddr {
 ///     drop(rtnl);
 /// }
 /// ```
-pub struct RtnlGuard(PhantomData<*mut ()>);
+pub struct RtnlGuard(Rtnl);
+
+/// Proof that the RTNL lock is held, for as long as a reference to it lives: an [`RtnlGuard`]
+/// is one, and callbacks the core makes under RTNL (such as
+/// [`ethtool::Operations::set_ringparam`](super::ethtool::Operations::set_ringparam)) get one.
+/// Only this crate makes them.
+///
+/// # Invariants
+///
+/// RTNL is held while any reference to a `Rtnl` exists.
+pub struct Rtnl(PhantomData<*mut ()>);
+
+impl Rtnl {
+    /// A proof for a callback the core makes with RTNL held.
+    ///
+    /// # Safety
+    ///
+    /// RTNL must be held for the lifetime of the value (and so of every reference to it); the
+    /// value must not outlive the callback.
+    pub(crate) unsafe fn assume_held() -> Rtnl {
+        // INVARIANT: the caller's guarantee.
+        Rtnl(PhantomData)
+    }
+}
+
+impl core::ops::Deref for RtnlGuard {
+    type Target = Rtnl;
+
+    fn deref(&self) -> &Rtnl {
+        &self.0
+    }
+}
 
 /// Takes the RTNL lock if it is free. Work that may run while `stop` waits for it (as
 /// [`Operations::service`] does) must use this, not a blocking lock: `stop` runs with RTNL held.
 pub fn rtnl_try_lock() -> Option<RtnlGuard> {
     // SAFETY: no preconditions; a successful trylock is balanced in `RtnlGuard::drop`.
     if unsafe { bindings::rtnl_trylock() } != 0 {
-        // INVARIANT: taken just above.
-        Some(RtnlGuard(PhantomData))
+        // INVARIANT: taken just above; the `Rtnl` inside lives as long as the guard, which
+        // releases the lock only when dropped.
+        Some(RtnlGuard(Rtnl(PhantomData)))
     } else {
         None
     }
@@ -308,14 +340,14 @@ impl Device {
     /// while the interface is up. NAPI is enabled again afterwards and scheduled once, so work
     /// whose interrupt came while it was off is not lost. `None` (and `f` not run) if the
     /// interface is not up, or NAPI is already disabled this way (by an enclosing call).
-    pub fn with_napi_disabled<R>(&self, _rtnl: &RtnlGuard, f: impl FnOnce() -> R) -> Option<R> {
+    pub fn with_napi_disabled<R>(&self, _rtnl: &Rtnl, f: impl FnOnce() -> R) -> Option<R> {
         let h = self.header();
         // SAFETY: the header is valid (type invariant).
         let off = unsafe { &(*h).napi_off };
         if !self.is_running() || off.swap(true, Ordering::Relaxed) {
             return None;
         }
-        // SAFETY: the interface is up and RTNL is held (the guard), so NAPI is enabled (by
+        // SAFETY: the interface is up and RTNL is held (the proof), so NAPI is enabled (by
         // `open`) and stays so until `stop`, which cannot run without RTNL; `napi_off` rules
         // out a nested disable.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };

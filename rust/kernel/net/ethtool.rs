@@ -16,7 +16,7 @@
 //!
 //! Upstream Rust has no `ethtool_ops` abstraction as of Linux 6.18; this one is ours.
 
-use super::dev::{Device, Operations as NetdevOperations, Registration};
+use super::dev::{Device, Operations as NetdevOperations, Registration, Rtnl};
 use crate::bindings;
 use crate::error::{code::EOPNOTSUPP, from_result, Result};
 use crate::ffi::c_char;
@@ -597,8 +597,8 @@ pub trait Operations: NetdevOperations {
     fn get_ringparam(&self, _dev: &Device, _r: &mut RingParam) {}
 
     /// Resizes the rings (`ethtool -G`); the core has checked the request against the
-    /// maximums.
-    fn set_ringparam(&self, _dev: &Device, _r: &RingParam) -> Result {
+    /// maximums. Called with RTNL held (`rtnl`), so the driver can quiesce the device.
+    fn set_ringparam(&self, _dev: &Device, _r: &RingParam, _rtnl: &Rtnl) -> Result {
         Err(EOPNOTSUPP)
     }
 
@@ -624,8 +624,8 @@ pub trait Operations: NetdevOperations {
 
     /// Runs the self-tests (`offline`: the ones that interrupt traffic too) and stores one
     /// result per name in [`Operations::TESTS`] in `results` (0: pass). Returns whether all
-    /// passed.
-    fn self_test(&self, _dev: &Device, _offline: bool, _results: &mut [u64]) -> bool {
+    /// passed. Called with RTNL held (`rtnl`).
+    fn self_test(&self, _dev: &Device, _offline: bool, _results: &mut [u64], _rtnl: &Rtnl) -> bool {
         false
     }
 
@@ -1113,7 +1113,10 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: the core passes one of our devices and a ring block valid across the call;
         // `RingParam` is a transparent wrapper of it.
         let ((d, t), r) = unsafe { (Self::ctx(dev), &*r.cast::<RingParam>()) };
-        from_result(|| t.set_ringparam(d, r).map(|()| 0))
+        // SAFETY: the core calls `set_ringparam` with RTNL held (both the ioctl and the netlink
+        // paths), for the whole call; the proof does not outlive it.
+        let rtnl = unsafe { Rtnl::assume_held() };
+        from_result(|| t.set_ringparam(d, r, &rtnl).map(|()| 0))
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -1187,7 +1190,10 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: see above.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, T::TESTS.len()) };
         let offline = test.flags & bindings::ethtool_test_flags_ETH_TEST_FL_OFFLINE != 0;
-        if !t.self_test(d, offline, buf) {
+        // SAFETY: the core calls `self_test` with RTNL held (both the ioctl and the netlink
+        // paths), for the whole call; the proof does not outlive it.
+        let rtnl = unsafe { Rtnl::assume_held() };
+        if !t.self_test(d, offline, buf, &rtnl) {
             test.flags |= bindings::ethtool_test_flags_ETH_TEST_FL_FAILED;
         }
     }

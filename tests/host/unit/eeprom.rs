@@ -8,6 +8,8 @@ use crate::eeprom::{self, Eeprom, Pins, EECS, EEDI, EEDO, EESK};
 /// one per rising edge. DO floats high (pull-up) otherwise.
 struct Sim {
     mem: Vec<u16>,
+    write_enabled: bool,
+    writes: Vec<(usize, u16)>,
     addr_bits: u32,
     cs: bool,
     sk: bool,
@@ -20,6 +22,8 @@ enum State {
     Idle,
     Command { bits: u32, n: u32 },
     Data { word: u16, left: u32 },
+    WriteData { addr: usize, bits: u32, n: u32 },
+    Ignore,
 }
 
 impl Sim {
@@ -27,6 +31,8 @@ impl Sim {
         let addr_bits = mem.len().trailing_zeros();
         Sim {
             mem,
+            write_enabled: false,
+            writes: vec![],
             addr_bits,
             cs: false,
             sk: false,
@@ -44,10 +50,19 @@ impl Sim {
             State::Command { bits, n } => {
                 let bits = (bits << 1) | u32::from(di);
                 let n = n + 1;
-                if n == 3 + self.addr_bits {
-                    let op = bits >> self.addr_bits;
-                    assert_eq!(op, 0b110, "only READ is expected");
-                    let addr = (bits & ((1 << self.addr_bits) - 1)) as usize;
+                let addr = (bits & ((1 << self.addr_bits) - 1)) as usize;
+                let op = bits >> self.addr_bits;
+                if n == 3 + self.addr_bits && op == 0b101 {
+                    State::WriteData { addr, bits: 0, n: 0 }
+                } else if n == 3 + self.addr_bits && op == 0b100 {
+                    match addr >> (self.addr_bits - 2) {
+                        0b11 => self.write_enabled = true,
+                        0b00 => self.write_enabled = false,
+                        x => panic!("ERAL/WRAL ({x:#b}) are never expected"),
+                    }
+                    State::Ignore
+                } else if n == 3 + self.addr_bits {
+                    assert_eq!(op, 0b110, "READ, WRITE, EWEN or EWDS");
                     self.do_bit = false; // dummy zero
                     State::Data {
                         word: self.mem[addr],
@@ -68,6 +83,19 @@ impl Sim {
                 self.do_bit = true;
                 State::Idle
             }
+            State::WriteData { addr, bits, n } => {
+                let bits = (bits << 1) | u32::from(di);
+                if n + 1 == 16 {
+                    if self.write_enabled {
+                        self.mem[addr] = bits as u16;
+                        self.writes.push((addr, bits as u16));
+                    }
+                    State::Ignore
+                } else {
+                    State::WriteData { addr, bits, n: n + 1 }
+                }
+            }
+            State::Ignore => State::Ignore,
         };
     }
 }
@@ -193,4 +221,40 @@ fn qemu_i82559er_image_checks_out() {
     let e = Eeprom::load(&mut Sim::new(w));
     assert!(e.checksum_ok());
     assert_eq!(e.mac(), mac);
+}
+
+#[test]
+fn ethtool_e_rewrites_the_checksum_and_writes_through_ewen_write_ewds() {
+    let words = image(64, [0x52, 0x54, 0x00, 0x12, 0x34, 0x56]);
+    let mut sim = Sim::new(words.clone());
+    let mut e = Eeprom::load(&mut sim);
+    // Bytes 0x41..0x43: the high byte of word 0x20 and both of 0x21.
+    let range = e.update(0x41, &[0xab, 0xcd, 0xef]).expect("inside the image");
+    assert_eq!(range, 0x20..0x22);
+    assert_eq!(e.word(0x20), (words[0x20] & 0x00ff) | 0xab00);
+    assert_eq!(e.word(0x21), 0xefcd);
+    assert!(e.checksum_ok(), "checksum word recomputed");
+    let mut waits = 0;
+    for w in range.chain(core::iter::once(e.len() - 1)) {
+        eeprom::write_word(&mut sim, e.addr_bits(), w as u16, e.word(w), || waits += 1);
+    }
+    assert_eq!(waits, 9, "enable, write, disable: each waits the write time");
+    assert_eq!(sim.writes, [(0x20, e.word(0x20)), (0x21, 0xefcd), (63, e.word(63))]);
+    assert!(!sim.write_enabled, "left write-protected");
+    let again = Eeprom::load(&mut sim);
+    assert_eq!(again.words(), e.words());
+    assert!(again.checksum_ok());
+}
+
+#[test]
+fn ethtool_e_outside_the_image_or_on_the_checksum_is_refused() {
+    let words = image(64, [0x52, 0x54, 0x00, 0x12, 0x34, 0x56]);
+    let mut e = Eeprom::load(&mut Sim::new(words.clone()));
+    assert_eq!(e.update(126, &[0]), None, "the checksum word is the driver's");
+    assert_eq!(e.update(125, &[0, 0]), None);
+    assert_eq!(e.update(128, &[0]), None);
+    assert_eq!(e.update(usize::MAX, &[0, 0]), None);
+    assert_eq!(e.update(0, &[]), None);
+    assert_eq!(e.words(), &words[..], "nothing changed");
+    assert_eq!(e.update(124, &[1, 2]), Some(62..63));
 }

@@ -61,7 +61,7 @@ fn finds_qemu_phy_at_address_1() {
     assert!(bus.writes.is_empty(), "discovery only reads");
     phy::select(&mut bus, &p).unwrap();
     assert_eq!(bus.writes, select_writes(1, 0x3000));
-    assert_eq!(phy::link_up(&mut bus, &p), Some(true));
+    assert!(phy::link_state(&mut bus, &p).unwrap().up);
 }
 
 /// The writes of selecting the PHY at `addr` whose BMCR reads `bmcr`: ISOLATE to every other
@@ -186,7 +186,10 @@ fn latched_link_down_is_read_through() {
         link_latched_low: true,
     };
     let p = Phy { addr: 1, id: 0 };
-    assert_eq!(phy::link_up(&mut bus, &p), Some(true));
+    let st = phy::link_state(&mut bus, &p).unwrap();
+    assert!(st.up, "the second read is the current state");
+    assert!(st.was_down, "the first, latched, read says the link went down in between");
+    assert!(!phy::link_state(&mut bus, &p).unwrap().was_down);
 }
 
 #[test]

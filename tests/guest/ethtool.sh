@@ -1,0 +1,225 @@
+#!/bin/sh
+# The ethtool surface, the same checks on both drivers (the C driver is the reference: where both
+# have an operation, both must pass the same assertions, written from e100.c's behaviour). Runs
+# on the harness QEMU: its PHY has the LED register `ethtool -p` drives.
+# shellcheck disable=SC1091
+. /tests/lib.sh
+
+drv=$DRIVER
+HOST=10.0.2.2
+IPERF_PORT=$(arg e100test.iperf)
+
+kmemleak_baseline
+load_driver "$drv" || { echo "@@TEST load FAIL insmod $drv"; exit 1; }
+ifc=$(nic_if)
+ip link set "$ifc" up
+ip addr add 10.0.2.15/24 dev "$ifc"
+lp_open || echo "@@INFO no control line to the model"
+
+# mii REG: a PHY register through the MII ioctls, as 0x%04x.
+mii() { /bin/miireg "$ifc" "$@" | sed -n 's/.*val=//p'; }
+link_wait() { wait_for "${1:-8}" sh -c "ethtool $ifc 2>/dev/null | grep -q 'Link detected: yes'"; }
+link_wait 10
+
+begin drvinfo
+info=$(ethtool -i "$ifc")
+if echo "$info" | grep -qx "driver: $drv" && echo "$info" | grep -qx "bus-info: 0000:00:03.0"; then
+	pass drvinfo "$(echo "$info" | grep -E '^(driver|bus-info)' | tr '\n' ' ')"
+else
+	fail drvinfo "$info"
+fi
+
+# --- msglevel and the debug parameter -------------------------------------------------------
+begin msglevel
+lvl() { ethtool "$ifc" | sed -n 's/.*Current message level: *\(0x[0-9a-f]*\).*/\1/p'; }
+bad=""
+[ "$(lvl)" = 0x00000007 ] || bad="$bad [default $(lvl), want 0x00000007 (debug=3)]"
+ethtool -s "$ifc" msglvl 0x13
+[ "$(lvl)" = 0x00000013 ] || bad="$bad [after msglvl 0x13: $(lvl)]"
+if [ "$drv" = e100_rs ]; then
+	# Link messages are netif_msg_link: off, a renegotiation prints nothing; on again, it does.
+	ethtool -s "$ifc" msglvl 0
+	dmesg -c >/dev/null
+	ethtool -r "$ifc"
+	sleep 1
+	link_wait 10
+	sleep 2.5
+	dmesg | grep -q 'Link is' && bad="$bad [link message printed at msglvl 0: $(dmesg | grep 'Link is' | head -1)]"
+	ethtool -s "$ifc" msglvl 0x7
+	ethtool -r "$ifc"
+	wait_for 10 sh -c "dmesg | grep -q 'Link is Up'" || bad="$bad [no link message at msglvl 7]"
+fi
+ethtool -s "$ifc" msglvl 0x7
+ip link set "$ifc" down
+unload_driver "$drv"
+case "$drv" in
+e100) insmod /mods/e100.ko debug=5 ;;
+e100_rs) insmod /mods/e100_rs.ko debug=5 ;;
+esac
+ifc=$(nic_if)
+[ "$(lvl)" = 0x0000001f ] || bad="$bad [debug=5 gives $(lvl), want 0x0000001f]"
+unload_driver "$drv"
+load_driver "$drv"
+ifc=$(nic_if)
+ip link set "$ifc" up
+ip addr add 10.0.2.15/24 dev "$ifc"
+link_wait 10
+if [ -z "$bad" ]; then
+	pass msglevel "0x7 by default (debug=3), set and read back, debug=5 gives 0x1f$([ "$drv" = e100_rs ] && echo '; link messages follow netif_msg_link')"
+else
+	fail msglevel "$bad"
+fi
+
+# --- nway reset -------------------------------------------------------------------------------
+begin nway-reset
+bad=""
+ethtool -r "$ifc" || bad="$bad [ethtool -r failed]"
+link_wait 10 || bad="$bad [no link after ethtool -r]"
+ethtool -s "$ifc" speed 100 duplex full autoneg off
+sleep 1
+ethtool -r "$ifc" 2>/dev/null && bad="$bad [ethtool -r accepted with autonegotiation off]"
+ethtool -s "$ifc" autoneg on
+link_wait 10 || bad="$bad [no link after autoneg on]"
+if [ -z "$bad" ]; then
+	pass nway-reset "restarts autonegotiation and the link comes back; refused (EINVAL) with autonegotiation off"
+else
+	fail nway-reset "$bad"
+fi
+
+# --- register dump: e100.c's layout ----------------------------------------------------------
+begin regs
+ethtool -d "$ifc" raw on >/tmp/regs 2>/dev/null
+len=$(wc -c </tmp/regs)
+# word N of the dump, as 0x%08x (little-endian guest)
+word() { od -A n -t x4 -j $(($1 * 4)) -N 4 /tmp/regs | tr -d ' '; }
+bad=""
+[ "$len" = 716 ] || bad="$bad [length $len, want 716: (1 + 0x1d) words + the 596-byte dump buffer]"
+# Words 1..29 are PHY registers 0x1c down to 0.
+[ "0x$(word 29 | cut -c5-8)" = "$(mii 0)" ] || bad="$bad [word 29 $(word 29), BMCR $(mii 0)]"
+[ "$(word 27)" = 000002a8 ] || bad="$bad [word 27 $(word 27), want PHYSID1 0x02a8]"
+[ "$(word 26)" = 00000154 ] || bad="$bad [word 26 $(word 26), want PHYSID2 0x0154]"
+[ "$(word 25)" = "0000$(mii 4 | cut -c3-6)" ] || bad="$bad [word 25 $(word 25), ADVERTISE $(mii 4)]"
+# Word 0: the SCB command word (high half) and status (low half), whose RU status (bits 2-5) on
+# an idle, up interface is "ready" (4).
+st=$(word 0)
+[ $(((0x$st >> 2) & 0xf)) = 4 ] || bad="$bad [SCB word $st: RU not ready]"
+if [ -z "$bad" ]; then
+	pass regs "716 bytes: SCB $st, PHY registers 0x1c..0 (BMCR $(mii 0), ID 0x02a8/0x0154, ADVERTISE $(mii 4)), dump buffer"
+else
+	fail regs "$bad"
+fi
+
+# --- EEPROM: read, write with the magic, checksum kept, refused without it --------------------
+begin eeprom
+ee_sum() { ethtool -e "$ifc" raw on | od -A n -t u2 -v | tr -s ' ' '\n' | awk 'NF {s = (s + $1) % 65536} END {printf "0x%04x", s}'; }
+ee_byte() { ethtool -e "$ifc" offset "$1" length 1 raw on | od -A n -t x1 | tr -d ' '; }
+bad=""
+elen=$(ethtool -e "$ifc" raw on | wc -c)
+[ "$elen" = 128 ] || bad="$bad [length $elen, want 128 (64 words)]"
+[ "$(ee_sum)" = 0xbaba ] || bad="$bad [words sum to $(ee_sum)]"
+orig=$(ee_byte 0x40)
+new=$(printf '%02x' $(((0x$orig + 0x5a) % 256)))
+ethtool -E "$ifc" magic 0x1234 offset 0x40 value 0x$new || bad="$bad [write with the magic refused]"
+[ "$(ee_byte 0x40)" = "$new" ] || bad="$bad [byte 0x40 reads $(ee_byte 0x40) after writing $new]"
+[ "$(ee_sum)" = 0xbaba ] || bad="$bad [after the write the words sum to $(ee_sum)]"
+ethtool -E "$ifc" magic 0x4321 offset 0x40 value 0x00 2>/dev/null && bad="$bad [wrong magic accepted]"
+ethtool -E "$ifc" magic 0x1234 offset 126 value 0x00 2>/dev/null && bad="$bad [checksum word written]"
+ethtool -E "$ifc" magic 0x1234 offset 200 value 0x00 2>/dev/null && bad="$bad [offset 200 accepted]"
+[ "$(ee_byte 0x40)" = "$new" ] && [ "$(ee_sum)" = 0xbaba ] || bad="$bad [a refused write changed the image]"
+# The part itself holds it: a fresh probe reads it back and accepts the checksum.
+ip link set "$ifc" down
+unload_driver "$drv"
+load_driver "$drv" || bad="$bad [probe failed after the write]"
+ifc=$(nic_if)
+[ "$(ee_byte 0x40)" = "$new" ] || bad="$bad [after reload byte 0x40 is $(ee_byte 0x40), want $new]"
+ethtool -E "$ifc" magic 0x1234 offset 0x40 value 0x$orig
+[ "$(ee_byte 0x40)" = "$orig" ] && [ "$(ee_sum)" = 0xbaba ] || bad="$bad [restore failed]"
+ip link set "$ifc" up
+ip addr add 10.0.2.15/24 dev "$ifc"
+link_wait 10
+if [ -z "$bad" ]; then
+	pass eeprom "128 bytes summing to 0xBABA; byte 0x40 $orig -> $new with magic 0x1234, checksum rewritten, kept across a reload; wrong magic, the checksum word and offset 200 refused"
+else
+	fail eeprom "$bad"
+fi
+
+# --- rings: e100.c's limits; resizing under traffic ------------------------------------------
+begin rings
+ring() { ethtool -g "$ifc" | awk -v sect="$1" -v k="$2:" '/^Pre-set maximums/ {s = "max"} /^Current hardware/ {s = "cur"} s == sect && $1 == k {print $2}'; }
+bad=""
+got="$(ring max RX)/$(ring max TX) $(ring cur RX)/$(ring cur TX)"
+[ "$got" = "256/256 256/128" ] || bad="$bad [ethtool -g: max and current $got, want 256/256 256/128]"
+ethtool -G "$ifc" rx 300 2>/dev/null && bad="$bad [rx 300 accepted]"
+ethtool -G "$ifc" rx 8 tx 8 || bad="$bad [rx 8 tx 8 refused]"
+[ "$(ring cur RX)/$(ring cur TX)" = 16/64 ] || bad="$bad [rx 8 tx 8 gave $(ring cur RX)/$(ring cur TX), want the minimums 16/64]"
+ethtool -G "$ifc" rx 256 tx 128
+link_wait 10
+# Resize twice while a TCP transfer runs both ways: it completes, and the rings' buffers are
+# all given back (kmemleak, after the driver is gone).
+iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 --bidir -f m >/tmp/iperf 2>&1 &
+ip_pid=$!
+sleep 2
+ethtool -G "$ifc" rx 64 tx 64 || bad="$bad [resize to 64/64 under traffic failed]"
+sleep 2
+ethtool -G "$ifc" rx 256 tx 128 || bad="$bad [resize back under traffic failed]"
+wait $ip_pid
+[ "$(ring cur RX)/$(ring cur TX)" = 256/128 ] || bad="$bad [now $(ring cur RX)/$(ring cur TX)]"
+grep -q 'iperf Done' /tmp/iperf || bad="$bad [iperf3 did not finish: $(tail -2 /tmp/iperf | tr '\n' ' ')]"
+rate=$(awk '/receiver/ {for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = v " " $i} END {print v}' /tmp/iperf)
+ping -c 2 -W 2 "$HOST" >/dev/null || bad="$bad [no ping after the resizes]"
+if [ -z "$bad" ]; then
+	pass rings "max 256/256, default 256/128; rx 300 refused, rx 8 tx 8 clamped to 16/64; resized twice under a bidirectional TCP run, which finished ($rate Mbit/s)"
+else
+	fail rings "$bad"
+fi
+
+# --- identify: the LED register blinks, then goes back to normal -----------------------------
+begin phys-id
+ethtool -p "$ifc" 3 &
+p_pid=$!
+seen=""
+for i in $(seq 20); do
+	v=$(mii 0x1b)
+	case " $seen " in *" $v "*) ;; *) seen="$seen $v" ;; esac
+	sleep 0.1
+done
+wait $p_pid
+after=$(mii 0x1b)
+# e100.c's values for an 82559 with its 82555: on 0x0005, off 0x0004, normal 0x0000.
+if echo "$seen" | grep -q 0x0005 && echo "$seen" | grep -q 0x0004 && [ "$after" = 0x0000 ]; then
+	pass phys-id "LED register 0x1b took$seen while blinking, $after after"
+else
+	fail phys-id "LED register 0x1b took '$seen' while blinking, '$after' after (want 0x0005 and 0x0004, then 0x0000)"
+fi
+
+# --- statistics: e100.c's 31 names first, in order; the standard groups -----------------------
+begin stat-names
+C_NAMES="rx_packets tx_packets rx_bytes tx_bytes rx_errors tx_errors rx_dropped tx_dropped multicast collisions rx_length_errors rx_over_errors rx_crc_errors rx_frame_errors rx_fifo_errors rx_missed_errors tx_aborted_errors tx_carrier_errors tx_fifo_errors tx_heartbeat_errors tx_window_errors tx_deferred tx_single_collisions tx_multi_collisions tx_flow_control_pause rx_flow_control_pause rx_flow_control_unsupported tx_tco_packets rx_tco_packets rx_short_frame_errors rx_over_length_errors"
+names=$(ethtool -S "$ifc" | awk -F: 'NR > 1 {gsub(/ /, "", $1); print $1}' | tr '\n' ' ')
+first=$(echo "$names" | cut -d' ' -f1-31)
+if [ "$first" = "$C_NAMES" ]; then
+	pass stat-names "the C driver's 31 names in its order$([ "$drv" = e100_rs ] && echo ", then: $(echo "$names" | cut -d' ' -f32-)")"
+else
+	fail stat-names "got: $first"
+fi
+
+if [ "$drv" = e100_rs ]; then
+	begin stat-groups
+	ping -c 3 -i 0.2 "$HOST" >/dev/null
+	sleep 4.5
+	g=$(ethtool -S "$ifc" --all-groups 2>&1)
+	p=$(ethtool -I -a "$ifc" 2>&1)
+	echo "@@INFO groups: $(echo "$g" | tr -s ' \t\n' ' ' | cut -c1-600)"
+	echo "@@INFO pause statistics: $(echo "$p" | tr -s ' \t\n' ' ')"
+	tx_ok=$(echo "$g" | awk '$1 == "eth-mac-FramesTransmittedOK:" {print $2}')
+	if [ "${tx_ok:-0}" -gt 0 ] && echo "$g" | grep -q "eth-ctrl-MACControlFramesTransmitted:" &&
+		echo "$p" | grep -q "tx_pause_frames:" && echo "$p" | grep -q "rx_pause_frames:"; then
+		pass stat-groups "eth-mac (FramesTransmittedOK $tx_ok), eth-ctrl and the pause statistics are reported"
+	else
+		fail stat-groups "eth-mac FramesTransmittedOK '$tx_ok'; --all-groups: $(echo "$g" | head -3 | tr '\n' ' '); -I -a: $(echo "$p" | tr '\n' ' ')"
+	fi
+fi
+
+ip link set "$ifc" down
+unload_driver "$drv"
+kmemleak_check kmemleak-after-unload
