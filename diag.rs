@@ -316,3 +316,24 @@ impl fmt::Display for Event {
         }
     }
 }
+
+/// Adaptive IFS (e100.c's rule, after Intel's): on a half-duplex link that collides on more
+/// than one frame in 32, the MAC waits longer between its own transmits, 5 units more each
+/// period up to 60; once the traffic falls below the period's minimum (1000 frames at 100
+/// Mb/s, 100 at 10) it comes back down by 5. Full duplex leaves it as it is (nothing collides,
+/// and a new link starts from 0). `tx_frames` and `collisions` are one period's counts.
+/// Returns the new value, which Configure byte 2 takes when it changed.
+pub(crate) fn adaptive_ifs(ifs: u8, link: &Link, tx_frames: u64, collisions: u64) -> u8 {
+    if link.full_duplex {
+        return ifs;
+    }
+    let min_frames = if link.speed == 100 { 1000 } else { 100 };
+    if tx_frames / 32 < collisions && tx_frames > min_frames {
+        if ifs < 60 {
+            return ifs + 5;
+        }
+    } else if tx_frames < min_frames && ifs >= 5 {
+        return ifs - 5;
+    }
+    ifs
+}

@@ -148,7 +148,7 @@
 // `pin_init!` expands one level per field of `Nic`.
 #![recursion_limit = "256"]
 
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use kernel::prelude::*;
 use kernel::{
     c_str, delay, dev_err, dev_warn,
@@ -235,7 +235,7 @@ const WATCHDOG_MS: u32 = 2000;
 /// The shortest Ethernet frame, without the FCS.
 const ETH_ZLEN: u32 = 60;
 /// TX threshold: bytes in the FIFO before transmission starts, in units of 8 (e100.c's 0xE0).
-const TX_THRESHOLD: u8 = 0xe0;
+pub(crate) const TX_THRESHOLD: u8 = 0xe0;
 
 kernel::dma_struct! {
     /// Memory the chip writes outside the rings: the self-test result and the statistics.
@@ -244,8 +244,12 @@ kernel::dma_struct! {
         selftest_result: u32,
         stats: [u32; stats::STATS_WORDS],
         dump_buf: [u32; DUMP_WORDS],
+        lb_frame: [u32; LB_WORDS],
     }
 }
+
+/// The offline loopback test's frame, in words (256 bytes).
+pub(crate) const LB_WORDS: usize = 64;
 
 /// The Dump command's buffer, in words (596 bytes, as e100.c sizes it).
 const DUMP_WORDS: usize = 149;
@@ -332,6 +336,15 @@ pub(crate) struct Nic {
     msg_enable: AtomicU32,
     /// The PHY's link went down since the watchdog last looked.
     link_flapped: AtomicBool,
+    /// Configure's loopback mode (0 none, 1 MAC, 3 PHY), set only by the offline self-test.
+    loopback: AtomicU8,
+    /// The offline self-test owns the hardware: the watchdog leaves it alone.
+    testing: AtomicBool,
+    /// Configure's adaptive IFS (byte 2), tuned by the watchdog on a half-duplex link.
+    adaptive_ifs: AtomicU8,
+    /// An ICH part on a 10 Mb/s half-duplex link: each transmit is preceded by a CU NOP and
+    /// 1 us, e100.c's workaround for the ICH's transmit hang there.
+    ich_10h: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -494,6 +507,8 @@ impl Nic {
             mii: true,
             full_duplex_force: self.mac_fdx_force.load(Ordering::Relaxed),
             tx_pause: self.mac_tx_pause.load(Ordering::Relaxed),
+            loopback: self.loopback.load(Ordering::Relaxed),
+            adaptive_ifs: self.adaptive_ifs.load(Ordering::Relaxed),
             ..ConfigParams::default()
         }
     }
@@ -543,6 +558,13 @@ impl Nic {
     /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
     /// address, receive filter, statistics address, RU start, then interrupts on.
     fn up(&self, dev: &NetDevice) -> Result {
+        self.up_with(dev, false)
+    }
+
+    /// [`Nic::up`], or with `test` the same bring-up for the offline self-test: the queue
+    /// stays stopped (no frame of the stack's may reach the loopback) and interrupts masked
+    /// (NAPI is off, or the interrupt not even requested).
+    fn up_with(&self, dev: &NetDevice, test: bool) -> Result {
         let bound = dev.parent();
         let (rfds, cbs) = (
             self.rx_count.load(Ordering::Relaxed),
@@ -581,8 +603,10 @@ impl Nic {
         drop(cu);
         drop(addrs);
         dev.reset_queue();
-        dev.start_queue();
-        io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+        if !test {
+            dev.start_queue();
+            io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+        }
         flush(io);
         Ok(())
     }
@@ -680,6 +704,9 @@ impl Nic {
 
     /// Watchdog: link state, statistics, diagnosis, deferred receive-mode update.
     fn watchdog(&self, dev: &NetDevice) {
+        if self.testing.load(Ordering::Acquire) {
+            return;
+        }
         let bound = dev.parent();
         let state = self.phy_state(bound);
         let msg = self.msg_link();
@@ -708,6 +735,12 @@ impl Nic {
                 self.mac_fdx_force
                     .store(!st.autoneg && st.mode.full_duplex, Ordering::Relaxed);
                 self.mac_tx_pause.store(pause.tx, Ordering::Relaxed);
+                // A new link starts without extra spacing.
+                self.adaptive_ifs.store(0, Ordering::Relaxed);
+                self.ich_10h.store(
+                    self.ich && st.mode.speed == 10 && !st.mode.full_duplex,
+                    Ordering::Relaxed,
+                );
                 self.reconfigure(dev);
                 if msg {
                     netdev_info!(
@@ -734,6 +767,7 @@ impl Nic {
                         netdev_info!(dev, "{}\n", e);
                     }
                 });
+                self.ich_10h.store(false, Ordering::Relaxed);
                 dev.carrier_off();
             }
             _ => {}
@@ -755,6 +789,17 @@ impl Nic {
             first
         };
         if let (Some(d), true) = (first_layout.1, dev.carrier_ok()) {
+            let ifs = self.adaptive_ifs.load(Ordering::Relaxed);
+            let new = diag::adaptive_ifs(
+                ifs,
+                &ctl.link,
+                u64::from(d.tx_good_frames),
+                u64::from(d.tx_total_collisions),
+            );
+            if new != ifs {
+                self.adaptive_ifs.store(new, Ordering::Relaxed);
+                self.reconfigure(dev);
+            }
             let LinkCtl { link, diag, .. } = &mut *ctl;
             diag.period(link, &diag::Figures::from_dump(&d), |e| {
                 if msg {
@@ -965,6 +1010,10 @@ impl E100Driver {
                 mac_tx_pause: AtomicBool::new(false),
                 msg_enable: AtomicU32::new(msg_level(DEBUG.get())),
                 link_flapped: AtomicBool::new(false),
+                loopback: AtomicU8::new(0),
+                testing: AtomicBool::new(false),
+                adaptive_ifs: AtomicU8::new(0),
+                ich_10h: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;
@@ -1076,6 +1125,11 @@ impl net::dev::Operations for Nic {
         );
         // Interrupt on completion of every 16th CB, as e100.c does; the rest rely on CNA.
         let cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
+        if self.ich_10h.load(Ordering::Relaxed) {
+            // The ICH's 10 Mb/half-duplex transmit hang: a CU NOP, and 1 us, first.
+            let _ = rings::exec_cmd(io, scb::CUC_NOP, None);
+            delay::udelay(1);
+        }
         if let Err((_, m)) = ring.issue(io, cmd, &body, Some(mapped)) {
             drop(m);
             drop(cu);

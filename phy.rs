@@ -83,6 +83,8 @@ pub(crate) const PHY_NSC_TX: u32 = 0x5C00_2000;
 
 /// BMCR: electrically isolate the PHY from the MII.
 pub(crate) const BMCR_ISOLATE: u16 = 0x0400;
+/// BMCR: loopback (the PHY returns what the MAC sends; the offline self-test).
+pub(crate) const BMCR_LOOPBACK: u16 = 0x4000;
 /// BMSR: link is up (latched low: read twice for the current state).
 pub(crate) const BMSR_LSTATUS: u16 = 0x0004;
 

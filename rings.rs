@@ -49,6 +49,8 @@ pub(crate) mod scb {
     /// RU base address.
     pub(crate) const RUC_LOAD_BASE: u8 = 0x06;
     /// CU start at the general pointer.
+    /// CU: no operation (the ICH 10 Mb/half-duplex workaround).
+    pub(crate) const CUC_NOP: u8 = 0x00;
     pub(crate) const CUC_START: u8 = 0x10;
     /// CU resume after a suspend.
     pub(crate) const CUC_RESUME: u8 = 0x20;
@@ -453,6 +455,34 @@ impl RxRing {
         }
         self.move_stop();
         got
+    }
+
+    /// Whether a frame equal to `want` has been received, good, into one of the RFDs the RU
+    /// holds (from `clean` on), without consuming any: the offline loopback test's check,
+    /// made while NAPI is off.
+    pub(crate) fn holds_frame(&self, want: &[u8]) -> bool {
+        let mut i = self.clean;
+        while i != self.stop {
+            match self.status(i) {
+                Ok(st) if st.complete => {
+                    let same = st.ok
+                        && usize::from(st.actual) == want.len()
+                        && self.bufs.get(i).is_some_and(|r| {
+                            r.buf
+                                .read_with(RFD_LEN, want.len(), |v| {
+                                    want.iter().enumerate().all(|(k, b)| v.u8(k) == *b)
+                                })
+                                .unwrap_or(false)
+                        });
+                    if same {
+                        return true;
+                    }
+                }
+                _ => return false,
+            }
+            i = ring_next(i, self.count);
+        }
+        false
     }
 
     fn prev(&self, i: usize) -> usize {

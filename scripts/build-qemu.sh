@@ -62,8 +62,12 @@ if [ ! -f "$QDIR/src/.e100_rs-version" ] || [ "$(cat "$QDIR/src/.e100_rs-version
 	echo "$version" >"$QDIR/src/.e100_rs-version"
 fi
 
-# Patches go on the pristine Debian file, every time.
-cp "$QDIR/src/hw/net/eepro100.c.debian" "$QDIR/src/hw/net/eepro100.c"
+# Patches go on the pristine Debian files, every time. A file's pristine copy is taken the
+# first time a patch touches it (before any patch has been applied to it).
+for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "${patches[@]}" | sort -u); do
+	[ -f "$QDIR/src/$f.debian" ] || cp "$QDIR/src/$f" "$QDIR/src/$f.debian"
+	cp "$QDIR/src/$f.debian" "$QDIR/src/$f"
+done
 for p in "${patches[@]}"; do
 	log "applying $(basename "$p")"
 	# No fuzz: a patch that no longer applies exactly is a patch to re-read, not to guess at.
@@ -82,8 +86,8 @@ fi
 log "building qemu-system-x86_64 (about 3 min on 2 cores from scratch)"
 ninja -C "$QDIR/src/build" -j"$JOBS" qemu-system-x86_64 >"$QDIR/build.log" 2>&1 ||
 	die "build failed: see $QDIR/build.log"
-if grep -n 'eepro100.c.*warning' "$QDIR/build.log" >&2; then
-	die "the patched eepro100.c has compiler warnings"
+if grep -nE "(eepro100|eeprom93xx)\.c.*warning" "$QDIR/build.log" >&2; then
+	die "a patched file has compiler warnings"
 fi
 echo "$stamp" >"$QDIR/stamp"
 log "built in $(( $(date +%s) - start )) s: $bin"

@@ -16,7 +16,7 @@
 # - The run is one process group (scripts/pgroup.py): QEMU and the host services die with it,
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
-# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner"), E100_RS_DRIVERS (default
+# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool"), E100_RS_DRIVERS (default
 # "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
 # bulk-64MiB-host-to-guest), E100_RS_HANG_IN=NAME makes it hang when NAME starts; either run
@@ -31,7 +31,7 @@ fi
 LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
-SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner}
+SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-3900}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
@@ -133,7 +133,7 @@ DIAG_RE='(^|[[:space:]])(warning|error|WARNING|ERROR)(\[[A-Za-z0-9_:-]+\])?:'
 
 # The harness's self-test knobs must name a guest test, or they would test nothing.
 for knob in "$ABORT_AFTER" "$HANG_IN"; do
-	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair|linkpartner) .*/$knob\$" "$MANIFEST" ||
+	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair|linkpartner|ethtool) .*/$knob\$" "$MANIFEST" ||
 		die "E100_RS_ABORT_AFTER/E100_RS_HANG_IN: '$knob' is not a guest test in tests/manifest.txt"
 done
 
@@ -532,15 +532,28 @@ stock_mode() { # stock_mode DRIVER
 	fi
 }
 
+# The ethtool surface (tests/guest/ethtool.sh), on the harness QEMU: its PHY keeps the LED
+# register that `ethtool -p` drives, which stock QEMU's discards.
+ethtool_suite() { # ethtool_suite DRIVER
+	local drv=$1 logf="$OUT/ethtool-$1.log"
+	if [ -z "$HQEMU" ]; then
+		return 0                # build/harness-qemu failed; the suite's tests do not report
+	fi
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite ethtool --driver "$drv" --mac "$MAC" --log "$logf" \
+		--qemu "$HQEMU" --lp-dir "$OUT/lp-ethtool-$drv" --timeout "$(budget 600)" \
+		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
+	collect "$logf" "$drv/ethtool"
+}
+
 basic() { # basic DRIVER
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
 		--timeout "$(budget 180)" --append "$(abort_arg)" || true
 	collect "$OUT/basic-$1.log" "$1/basic"
 }
 
-case " $SUITES " in *" traffic "* | *" linkpartner "*) start_services ;; esac
+case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "*) start_services ;; esac
 HQEMU=""
-if has_stage linkpartner; then
+if has_stage linkpartner || has_stage ethtool; then
 	stage "harness QEMU"
 	qstart=$(date +%s)
 	if bg_wait timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" \
@@ -566,6 +579,7 @@ for suite in $SUITES; do
 		stage "suite $suite on $drv"
 		case "$suite" in
 		basic | traffic | pair | linkpartner) "$suite" "$drv" ;;
+		ethtool) ethtool_suite "$drv" ;;
 		*) die "unknown suite $suite" ;;
 		esac
 	done

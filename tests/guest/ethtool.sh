@@ -14,7 +14,8 @@ load_driver "$drv" || { echo "@@TEST load FAIL insmod $drv"; exit 1; }
 ifc=$(nic_if)
 ip link set "$ifc" up
 ip addr add 10.0.2.15/24 dev "$ifc"
-lp_open || echo "@@INFO no control line to the model"
+# The model on, with a partner like stock QEMU's (it keeps the LED register `-p` drives).
+lp_open && lp_partner autoneg:0x05e1 >/dev/null || echo "@@INFO no control line to the model"
 
 # mii REG: a PHY register through the MII ioctls, as 0x%04x.
 mii() { /bin/miireg "$ifc" "$@" | sed -n 's/.*val=//p'; }
@@ -190,6 +191,34 @@ if echo "$seen" | grep -q 0x0005 && echo "$seen" | grep -q 0x0004 && [ "$after" 
 	pass phys-id "LED register 0x1b took$seen while blinking, $after after"
 else
 	fail phys-id "LED register 0x1b took '$seen' while blinking, '$after' after (want 0x0005 and 0x0004, then 0x0000)"
+fi
+
+# --- self-test: e100.c's five tests; offline, the loopbacks through the PHY model ------------
+begin self-test
+T_NAMES="Link test     (on/offline)|Eeprom test   (on/offline)|Self test        (offline)|Mac loopback     (offline)|Phy loopback     (offline)"
+# ethtool -t prints "NAME<tab>RESULT" lines after "The test extra info:".
+t_lines() { awk '/^The test extra info:/ {x = 1; next} x && NF' | tr '\t' '~' | sed 's/ *~ */~/'; }
+t_names() { t_lines | cut -d~ -f1 | paste -sd'|'; }
+bad=""
+ethtool -t "$ifc" online >/tmp/t_on 2>&1
+grep -q '^The test result is PASS' /tmp/t_on || bad="$bad [online: $(head -1 /tmp/t_on)]"
+[ "$(t_names </tmp/t_on)" = "$T_NAMES" ] || bad="$bad [names: $(t_names </tmp/t_on)]"
+echo "@@INFO ethtool -t online: $(t_lines </tmp/t_on | paste -sd' ')"
+dmesg -c >/dev/null
+ethtool -t "$ifc" offline >/tmp/t_off 2>&1
+grep -q '^The test result is PASS' /tmp/t_off || bad="$bad [offline: $(tr '\n' ' ' </tmp/t_off)]"
+nz=$(t_lines </tmp/t_off | awk -F~ '$2 != 0' | paste -sd' ')
+[ -z "$nz" ] || bad="$bad [failed: $nz]"
+[ "$(t_lines </tmp/t_off | wc -l)" = 5 ] || bad="$bad [$(t_lines </tmp/t_off | wc -l) results, want 5]"
+echo "@@INFO ethtool -t offline: $(t_lines </tmp/t_off | paste -sd' ')"
+# The interface is back as it was: link, autonegotiated, and traffic flows.
+link_wait 10 || bad="$bad [no link after the offline test]"
+ethtool "$ifc" | grep -q 'Auto-negotiation: on' || bad="$bad [autonegotiation not restored]"
+ping -c 2 -W 2 "$HOST" >/dev/null || bad="$bad [no ping after the offline test]"
+if [ -z "$bad" ]; then
+	pass self-test "e100.c's five names; online and offline PASS (MAC and PHY loopback through the model); link, autoneg and traffic back after"
+else
+	fail self-test "$bad"
 fi
 
 # --- statistics: e100.c's 31 names first, in order; the standard groups -----------------------

@@ -249,6 +249,35 @@ else
 	fail half-half "$link: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
 fi
 
+# Adaptive IFS on that colliding half-duplex link (both drivers have it, the same rule): while
+# more than one frame in 32 collides the MAC's Configure byte 2 climbs by 5 a watchdog period
+# (at most 60); with the traffic gone it comes back down by 5 a period, to 0.
+begin adaptive-ifs
+ifs() { echo $((0x$(lpctl get mac-config | cut -d' ' -f3))); }
+iperf3 -c "$HOST" -p "$IPERF_PORT" -t 8 --bidir -f m >/dev/null 2>&1 &
+b_pid=$!
+up="" peak=0
+while kill -0 $b_pid 2>/dev/null; do
+	v=$(ifs)
+	up="$up $v"
+	[ "$v" -gt "$peak" ] && peak=$v
+	sleep 1
+done
+wait $b_pid
+down="" v=$peak
+for i in $(seq 40); do
+	v=$(ifs)
+	case " $down " in *" $v "*) ;; *) down="$down $v" ;; esac
+	[ "$v" = 0 ] && break
+	sleep 1
+done
+steps=$(echo "$up $down" | tr ' ' '\n' | awk 'NF && $1 % 5 != 0' | head -1)
+if [ "$peak" -ge 10 ] && [ "$peak" -le 60 ] && [ "$v" = 0 ] && [ -z "$steps" ]; then
+	pass adaptive-ifs "Configure byte 2 under traffic:$up; after it:$down"
+else
+	fail adaptive-ifs "Configure byte 2 under traffic:$up; after it:$down (want a climb to 10..60 in steps of 5, then back to 0)"
+fi
+
 # The NIC autonegotiates, the partner is forced to 100/full: parallel detection gives the NIC
 # half duplex while the partner talks at full duplex over it.
 begin mismatch-nic-half

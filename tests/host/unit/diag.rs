@@ -1,4 +1,4 @@
-use crate::diag::{detect, Diagnosis, Event, Figures, Link, Problem, STAT_NAMES};
+use crate::diag::{adaptive_ifs, detect, Diagnosis, Event, Figures, Link, Problem, STAT_NAMES};
 
 /// A 100 Mb/s link.
 fn link(full: bool, autoneg: bool, lp_autoneg: bool) -> Link {
@@ -169,4 +169,32 @@ fn stat_names_follow_the_states() {
     assert!(STAT_NAMES.iter().all(|n| n.starts_with("diag_") && n.len() < 32));
     let e = Event::Cleared(Problem::RxOverload, true);
     assert_eq!(e.to_string(), "receive overload cleared (the link changed)");
+}
+
+#[test]
+fn adaptive_ifs_follows_e100c_rule() {
+    let half = link(false, true, true);
+    // 2000 frames, 100 collisions (> 2000/32 = 62): up by 5 each period, capped at 60.
+    let mut ifs = 0;
+    let mut seen = Vec::new();
+    for _ in 0..14 {
+        ifs = adaptive_ifs(ifs, &half, 2000, 100);
+        seen.push(ifs);
+    }
+    assert_eq!(&seen[..3], &[5, 10, 15]);
+    assert_eq!(*seen.last().unwrap(), 60);
+    // Collisions at or under 1 in 32: kept.
+    assert_eq!(adaptive_ifs(30, &half, 2000, 62), 30);
+    // Too few frames at 100 Mb/s to judge: back down by 5, never below 0.
+    assert_eq!(adaptive_ifs(30, &half, 999, 500), 25);
+    assert_eq!(adaptive_ifs(3, &half, 10, 5), 3);
+    assert_eq!(adaptive_ifs(0, &half, 0, 0), 0);
+    // Exactly the minimum: neither rule applies.
+    assert_eq!(adaptive_ifs(30, &half, 1000, 500), 30);
+    // 10 Mb/s: the minimum is 100 frames.
+    let ten = Link { speed: 10, ..half };
+    assert_eq!(adaptive_ifs(0, &ten, 101, 4), 5);
+    assert_eq!(adaptive_ifs(0, &half, 101, 4), 0);
+    // Full duplex: left alone.
+    assert_eq!(adaptive_ifs(20, &link(true, true, true), 5000, 1000), 20);
 }
