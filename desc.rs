@@ -93,6 +93,8 @@ pub(crate) struct ConfigParams {
     pub(crate) mii: bool,
     /// Keep frames with errors (NETIF_F_RXALL).
     pub(crate) rx_all: bool,
+    /// Keep the FCS at the end of received frames (NETIF_F_RXFCS): CRC transfer.
+    pub(crate) rx_fcs: bool,
     /// Leave Wake-on-LAN magic packet detection on (only while the interface is down).
     pub(crate) wol_magic: bool,
     /// Let the chip send PAUSE frames when its receive FIFO fills (82558 and later).
@@ -169,6 +171,9 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     if p.rx_all {
         c[6] |= 0x40 | 0x80; // save overruns and bad frames
         c[7] &= !0x01; // keep short frames
+    }
+    if p.rx_fcs {
+        c[18] |= 0x04; // CRC transfer
     }
     let len = usize::from(c[0]);
     Body::from_bytes(&c[..len])

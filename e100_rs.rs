@@ -48,7 +48,7 @@
 //! `open` allocates both rings, runs the PORT self-test, selects the PHY, loads the CU and RU
 //! base addresses (0), queues Configure, the multicast filter and the Individual Address,
 //! points the statistics dump at [`Mem`], starts the RU, starts the queue and unmasks
-//! interrupts; the service task then reports the link. `stop` resets the chip (which stops
+//! interrupts; the service task then reports the link and configures the MAC for it. `stop` resets the chip (which stops
 //! both units and masks interrupts) and frees the rings, unmapping every buffer.
 //!
 //! ## Transmit
@@ -100,12 +100,72 @@
 //! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device. netpoll runs the
 //! same handler.
 //!
+//! ## Link, duplex and flow control
+//!
+//! What the user asked for (`ethtool -s`, `ethtool -A`) is a [`phy::LinkConfig`]: autonegotiate
+//! with an advertisement (10/100, half/full, symmetric and asymmetric PAUSE as IEEE 802.3
+//! table 28B-2 encodes the rx/tx wish), or force a speed and duplex. A request is checked
+//! against the PHY's abilities (BMSR, read at probe) and the MAC's (PAUSE needs an 82558 or
+//! later) before anything is written, so a refused one (`EINVAL`, `EOPNOTSUPP`) changes
+//! nothing. An accepted one resets the PHY (as mii.c does), writes ADVERTISE and BMCR (through
+//! the 82552's hook, which adds the 100/full bits it needs on an autonegotiation restart),
+//! drops the carrier and lets the service task find the new link. The per-PHY quirks of e100.c
+//! (NSC congestion control off, MDI-X auto-switch on the 82550 and later or an ICH whose
+//! EEPROM asks for it) are applied at probe and on every bring-up.
+//!
+//! The service task reads the link from the PHY ([`phy::LinkState`]): BMSR's latched-low
+//! link bit (a drop between two looks is reported as a drop), BMCR, and for an autonegotiated
+//! link both ends' pages resolved as annex 28B does, highest common technology first; a
+//! partner that sends no pages (ANER's "partner can autonegotiate" clear) is parallel-detected,
+//! half duplex and no PAUSE. When the link comes up the MAC is reconfigured to match: Configure
+//! forces full duplex for a forced full-duplex link (otherwise the FDX# pin tells the MAC) and
+//! enables sending PAUSE only if the resolution (and the user) allow it; the MAC always obeys
+//! received PAUSE frames on an 82558 or later. The link is reported in the usual Linux form,
+//! `Link is Up - 100Mbps/Full - flow control rx/tx`, and `Link is Down`, both gated by
+//! `netif_msg_link` (the `debug` parameter and `ethtool -s msglvl`).
+//!
+//! On a half-duplex link the service task also runs e100.c's adaptive IFS
+//! ([`diag::adaptive_ifs`]): while more than one frame in 32 collides it lengthens Configure's
+//! inter-frame spacing by 5 a period (to 60), and shortens it again when traffic falls off. An
+//! ICH part on a 10 Mb/s half-duplex link precedes each transmit with a CU NOP and 1 us, e100.c's
+//! workaround for the ICH's transmit hang there.
+//!
+//! ## Diagnosis
+//!
+//! Every statistics dump counts since the previous one, so each is one 2 s period of the link's
+//! life. [`diag::Diagnosis`] reads it with the link as resolved: CRC and alignment errors and
+//! runts with no collision while we are full duplex say the partner is half (we were forced to
+//! full, or negotiated against something that lied); late collisions while we are half duplex
+//! say the partner is full (it was forced and we fell back to half by parallel detection);
+//! errors on a link both ends negotiated are noise; more PAUSE frames received than frames sent
+//! is a flow-control stall; receive-buffer drops while we send no PAUSE is an overload that flow
+//! control would cure. Each is an episode: one warning when it starts, naming the likely cause
+//! and the fix, one line when it clears (two clean periods with traffic, or a link change), its
+//! state in `ethtool -S` (`diag_*`) meanwhile; `netif_msg_link` silences the messages, never
+//! the state. The logic is `core`-only and host-tested.
+//!
+//! ## ethtool
+//!
+//! [`ethtool`] has e100.c's whole surface, with its conventions where a user or a script may
+//! rely on them: the 31 `-S` names in its order (ours follow), the `-d` layout and version word
+//! (SCB status and command, PHY registers 0x1c to 0, the Dump command's buffer), the EEPROM
+//! magic 0x1234 (a write rewrites the checksum word and is read back from the part), the ring
+//! limits (16..256 receive, 64..256 transmit, below the minimum taken as the minimum; a resize
+//! takes the interface down and up under RTNL with NAPI off, and goes back to the old sizes if
+//! the new rings cannot be had), the five `-t` tests (the offline ones take the interface down,
+//! run the PORT self-test, then a MAC and a PHY loopback: one frame sent with Configure, or the
+//! PHY, looping it back, and looked for byte for byte in the receive ring; the user's link
+//! settings are restored after), and the LED values of `-p`. Beyond e100.c: pause settings and
+//! statistics (`-a`, `-A`, `-I -a`), the standard eth-mac and eth-ctrl groups, and the
+//! diagnosis state.
+//!
 //! ## Watchdog, statistics and recovery
 //!
 //! The service task (process context, every 2 s while up) polls the PHY for link changes and
-//! reports them with the negotiated speed and duplex, folds in the last statistics dump and asks
-//! for the next one (dump-and-reset, so each dump counts since the previous one), and retries a
-//! receive-mode update that found the CB ring full. The completion word of the dump lands after
+//! handles them as above, asks for the period's statistics (dump-and-reset, so each dump
+//! counts since the previous one) and folds them in as soon as the chip has written them
+//! (diagnosis and adaptive IFS read them), and retries a receive-mode update that found the CB ring full. The offline self-test holds it
+//! off the hardware while it runs. The completion word of the dump lands after
 //! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
 //! after 16 although it presents an 82559, which is why e100.c's counters never update there.
 //! The block is zeroed before the first dump and the first completion found fixes the layout
@@ -126,6 +186,10 @@
 //! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
 //!   disabled. Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit
 //!   from inside GRO takes `cu` while `rx` is held).
+//! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL
+//!   and the service task, both process context; held across PHY accesses that sleep). Taken
+//!   before the address list and `cu` when the link change reconfigures the MAC.
+//! - `eeprom`: the EEPROM image (a mutex; ethtool only).
 //! - `mdio_lock`: one MDI transaction at a time.
 //! - `counters`: software counters, taken alone.
 //!
@@ -345,6 +409,9 @@ pub(crate) struct Nic {
     /// An ICH part on a 10 Mb/s half-duplex link: each transmit is preceded by a CU NOP and
     /// 1 us, e100.c's workaround for the ICH's transmit hang there.
     ich_10h: AtomicBool,
+    /// `rx-fcs` and `rx-all` (`ethtool -K`), as Configure and the receive path apply them.
+    rx_fcs: AtomicBool,
+    rx_all: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -509,6 +576,8 @@ impl Nic {
             tx_pause: self.mac_tx_pause.load(Ordering::Relaxed),
             loopback: self.loopback.load(Ordering::Relaxed),
             adaptive_ifs: self.adaptive_ifs.load(Ordering::Relaxed),
+            rx_fcs: self.rx_fcs.load(Ordering::Relaxed),
+            rx_all: self.rx_all.load(Ordering::Relaxed),
             ..ConfigParams::default()
         }
     }
@@ -774,13 +843,37 @@ impl Nic {
         }
 
         let Ok(io) = self.csr(bound) else { return };
+        // This period's counters: dump-and-reset now, then read them once the chip has written
+        // them (microseconds; the block is cleared first, so an old completion cannot be taken
+        // for this one). The diagnosis thus sees a period as it ends, not a period later.
+        {
+            let _bh = bh::disable();
+            let cu = self.cu.lock();
+            if cu.ring.is_none() {
+                return;
+            }
+            let _ = dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS]);
+            let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
+        }
+        for _ in 0..10 {
+            let known = {
+                let _bh = bh::disable();
+                self.cu.lock().stats_layout
+            };
+            if let Ok(words) = dma_read!(self.mem, 0, stats) {
+                if stats::completed(&words, known).is_some() {
+                    break;
+                }
+            }
+            delay::msleep(1);
+        }
         let first_layout = {
             let addrs = dev.lock_addrs();
             let mut cu = self.cu.lock();
             if cu.ring.is_none() {
                 return;
             }
-            let first = self.update_stats(&mut cu, io);
+            let first = self.update_stats(&mut cu);
             if self.rx_mode_pending.swap(false, Ordering::Relaxed)
                 && self.apply_rx_mode(dev, &addrs, &mut cu, io).is_err()
             {
@@ -822,11 +915,12 @@ impl Nic {
         }
     }
 
-    /// Folds a completed statistics dump into the totals and asks for the next one. Returns the
+    /// Folds a completed statistics dump (the watchdog asked for it just before) into the
+    /// totals and clears its completion word. Returns the
     /// layout (counter words) when this was the first dump to complete, for the caller to log
     /// once it has dropped the CU lock: printing under it could recurse into our own transmit
     /// through netconsole.
-    fn update_stats(&self, cu: &mut Cu, io: &rings::Csr) -> (Option<usize>, Option<stats::Dump>) {
+    fn update_stats(&self, cu: &mut Cu) -> (Option<usize>, Option<stats::Dump>) {
         let Ok(words) = dma_read!(self.mem, 0, stats) else {
             return (None, None);
         };
@@ -842,7 +936,6 @@ impl Nic {
             dump = Some(d);
             let _ = dma_write!(self.mem, 0, stats[n] = 0);
         }
-        let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
         (first, dump)
     }
 
@@ -1014,6 +1107,8 @@ impl E100Driver {
                 testing: AtomicBool::new(false),
                 adaptive_ifs: AtomicU8::new(0),
                 ich_10h: AtomicBool::new(false),
+                rx_fcs: AtomicBool::new(false),
+                rx_all: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;
@@ -1026,6 +1121,7 @@ impl E100Driver {
                 mtu_range: (68, 1500),
                 irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
+                hw_features: net::dev::Features::RXFCS | net::dev::Features::RXALL,
             },
             nic,
         )?;
@@ -1185,6 +1281,23 @@ impl net::dev::Operations for Nic {
         }
     }
 
+    fn set_features(&self, dev: &NetDevice, features: net::dev::Features) -> Result {
+        // Configure keeps the FCS (CRC transfer) and saves bad and short frames; the receive
+        // path then passes them up. Takes effect with the next Configure, issued here.
+        self.rx_fcs.store(
+            features.contains(net::dev::Features::RXFCS),
+            Ordering::Relaxed,
+        );
+        self.rx_all.store(
+            features.contains(net::dev::Features::RXALL),
+            Ordering::Relaxed,
+        );
+        if dev.is_running() {
+            self.reconfigure(dev);
+        }
+        Ok(())
+    }
+
     fn set_mac_address(&self, dev: &NetDevice, addr: &net::dev::MacAddr) -> Result {
         let io = self.csr(dev.parent())?;
         let _bh = bh::disable();
@@ -1251,7 +1364,12 @@ impl net::dev::Operations for Nic {
             let mut rx = self.rx.lock();
             match rx.as_mut() {
                 Some(ring) => {
-                    let got = ring.clean(dev, bound, poll.budget(), |skb| poll.gro_receive(skb));
+                    let opts = rings::RxOpts {
+                        fcs: self.rx_fcs.load(Ordering::Relaxed),
+                        all: self.rx_all.load(Ordering::Relaxed),
+                    };
+                    let got =
+                        ring.clean(dev, bound, poll.budget(), opts, |skb| poll.gro_receive(skb));
                     // The RU stopped (RNR): restart it once the RFD it would start at is
                     // empty. Until then the flag stays set and the next poll tries again.
                     let restart = (self.ru_stopped.load(Ordering::Acquire) && ring.can_restart())

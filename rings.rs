@@ -307,6 +307,15 @@ pub(crate) struct RxRing {
 /// Room for frame data in an RFD.
 const RFD_SIZE: u16 = (RFD_BUF_LEN - RFD_LEN) as u16;
 
+/// What the receive path keeps (the `rx-fcs` and `rx-all` features).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RxOpts {
+    /// Frames end with their FCS (Configure's CRC transfer is on).
+    pub(crate) fcs: bool,
+    /// Frames with errors are passed up too (Configure saves them).
+    pub(crate) all: bool,
+}
+
 /// What a receive pass did.
 #[derive(Default)]
 pub(crate) struct Received {
@@ -398,6 +407,7 @@ impl RxRing {
         ndev: &NetDevice,
         dev: &Device<Bound>,
         budget: usize,
+        opts: RxOpts,
         mut deliver: impl FnMut(RxFrame),
     ) -> Received {
         let mut got = Received::default();
@@ -430,13 +440,18 @@ impl RxRing {
             self.clean = ring_next(i, self.count);
             let Some(frame) = frame else { continue };
 
-            if !st.ok {
+            if !st.ok && !opts.all {
                 // Counted by the hardware statistics (CRC, alignment, ...).
                 continue;
             }
-            if usize::from(st.actual) > RFD_BUF_LEN - RFD_LEN - 4 {
+            // A VLAN-tagged maximum frame, and its FCS when that is kept.
+            let max = RFD_BUF_LEN - RFD_LEN - if opts.fcs { 0 } else { 4 };
+            if usize::from(st.actual) > max {
                 got.over_length += 1;
-                continue;
+                // `rx-all` keeps it anyway, as e100.c does.
+                if !opts.all {
+                    continue;
+                }
             }
             let Ok((skb, group)) =
                 frame

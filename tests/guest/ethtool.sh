@@ -123,10 +123,21 @@ new=$(printf '%02x' $(((0x$orig + 0x5a) % 256)))
 ethtool -E "$ifc" magic 0x1234 offset 0x40 value 0x$new || bad="$bad [write with the magic refused]"
 [ "$(ee_byte 0x40)" = "$new" ] || bad="$bad [byte 0x40 reads $(ee_byte 0x40) after writing $new]"
 [ "$(ee_sum)" = 0xbaba ] || bad="$bad [after the write the words sum to $(ee_sum)]"
+ethtool -e "$ifc" raw on >/tmp/ee_before
 ethtool -E "$ifc" magic 0x4321 offset 0x40 value 0x00 2>/dev/null && bad="$bad [wrong magic accepted]"
-ethtool -E "$ifc" magic 0x1234 offset 126 value 0x00 2>/dev/null && bad="$bad [checksum word written]"
 ethtool -E "$ifc" magic 0x1234 offset 200 value 0x00 2>/dev/null && bad="$bad [offset 200 accepted]"
-[ "$(ee_byte 0x40)" = "$new" ] && [ "$(ee_sum)" = 0xbaba ] || bad="$bad [a refused write changed the image]"
+ethtool -e "$ifc" raw on | cmp -s /tmp/ee_before - || bad="$bad [a refused write (magic, offset) changed the image]"
+ethtool -E "$ifc" magic 0x1234 offset 126 value 0x00 2>/dev/null && bad="$bad [checksum word written]"
+if ethtool -e "$ifc" raw on | cmp -s /tmp/ee_before -; then
+	:
+elif [ "$drv" = e100 ]; then
+	# e100.c copies the bytes into its image before e100_eeprom_save() refuses the range, so
+	# a refused write to the checksum word shows in `ethtool -e` until the next probe (the
+	# part is not written): the reference's defect, which e100_rs does not share.
+	echo "@@INFO e100: the refused write to the checksum word changed its EEPROM image (words now sum to $(ee_sum)); the part is untouched"
+else
+	bad="$bad [the refused write to the checksum word changed the image]"
+fi
 # The part itself holds it: a fresh probe reads it back and accepts the checksum.
 ip link set "$ifc" down
 unload_driver "$drv"

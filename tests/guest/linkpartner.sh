@@ -350,6 +350,33 @@ else
 	fail diagnosis-nic-full "e100 printed '$said'?"
 fi
 
+# rx-all (ethtool -K) on that damaged link: the fragments the MAC receives are passed up (and
+# the IP layer, which gets them, counts them as bad headers or truncated packets); off, none
+# reaches the stack.
+begin rx-all
+snmp() { # snmp FILE PREFIX NAME: one counter of /proc/net/snmp or /proc/net/netstat
+	awk -v p="$2:" -v k="$3" '$1 == p {if (!h) {for (i = 2; i <= NF; i++) if ($i == k) c = i; h = 1}
+		else {print $c + 0; exit}}' "$1"
+}
+ip_bad() { echo $(($(snmp /proc/net/snmp Ip InHdrErrors) + $(snmp /proc/net/netstat IpExt InTruncatedPkts))); }
+b0=$(ip_bad)
+bidir >/dev/null
+b1=$(ip_bad)
+ethtool -K "$ifc" rx-all on
+feat=$(ethtool -k "$ifc" | sed -n 's/^rx-all: //p')
+s0=$(snap)
+b2=$(ip_bad)
+bidir >/dev/null
+b3=$(ip_bad)
+s1=$(snap)
+ethtool -K "$ifc" rx-all off
+hwbad=$(($(delta "$s0" "$s1" rx_crc_errors) + $(delta "$s0" "$s1" rx_frame_errors) + $(delta "$s0" "$s1" rx_short_frame_errors)))
+if [ "$feat" = on ] && [ $((b1 - b0)) = 0 ] && [ $((b3 - b2)) -gt 0 ] && [ "$hwbad" -gt 0 ]; then
+	pass rx-all "rx-all off: no damaged frame reached IP; on: $((b3 - b2)) did (bad header or truncated), of $hwbad the MAC counted"
+else
+	fail rx-all "rx-all '$feat'; damaged frames at IP: $((b1 - b0)) with rx-all off, $((b3 - b2)) with it on; MAC counted $hwbad"
+fi
+
 # The fix the message gives: autonegotiation on; the mismatch clears and throughput recovers.
 begin mismatch-fixed-by-autoneg
 kmsg_mark fix
@@ -407,6 +434,89 @@ if [ -z "$bad" ]; then
 	pass ethtool-forced-modes "100/10 full/half forced: BMCR, ethtool, the MAC's duplex, link-up messages and partner at half; link down and back to autoneg"
 else
 	fail ethtool-forced-modes "$bad"
+fi
+
+# The same matrix through the driver, interface up: every partner mode against every local
+# setting made with ethtool -s shows, once the driver's watchdog has seen the link, the
+# resolved mode in ethtool, the carrier, and the MAC configured to match (the model's
+# "mac-" duplex comes from the Configure the driver issued).
+begin ethtool-matrix
+lpctl set lp-an-delay-ms 300 >/dev/null
+bad="" n=0
+carrier() { cat "/sys/class/net/$ifc/carrier" 2>/dev/null; }
+# state: "SPEED/DUPLEX/PARTNER-DUPLEX" or "down", as ethtool, the carrier and the model agree
+# on it; "?" while they do not.
+state() {
+	e=$(ethtool "$ifc")
+	l=$(lpctl get lp-link)
+	if echo "$e" | grep -q 'Link detected: no' && [ "$(carrier)" = 0 ] && [ "$l" = down ]; then
+		echo down
+		return
+	fi
+	sp=$(echo "$e" | sed -n 's/.*Speed: \([0-9]*\)Mb.*/\1/p')
+	dx=$(echo "$e" | sed -n 's/.*Duplex: \([A-Za-z]*\).*/\1/p' | tr 'A-Z' 'a-z')
+	if echo "$e" | grep -q 'Link detected: yes' && [ "$(carrier)" = 1 ] &&
+		[ "${l% partner-*}" = "up $sp $dx mac-$dx" ]; then
+		echo "$sp/$dx/${l##*partner-}"
+		return
+	fi
+	echo "? ethtool=$sp/$dx carrier=$(carrier) model='$l'"
+}
+state_is() { [ "$(state)" = "$1" ]; }
+while read -r partner local want; do
+	lp_partner "$partner" >/dev/null || { bad="$bad $partner:lpctl"; continue; }
+	case "$local" in
+	an) ethtool -s "$ifc" autoneg on advertise 0x0f ;;
+	0x2100) ethtool -s "$ifc" speed 100 duplex full autoneg off ;;
+	0x2000) ethtool -s "$ifc" speed 100 duplex half autoneg off ;;
+	0x0100) ethtool -s "$ifc" speed 10 duplex full autoneg off ;;
+	0x0000) ethtool -s "$ifc" speed 10 duplex half autoneg off ;;
+	esac
+	n=$((n + 1))
+	# Within two watchdog periods and the negotiation.
+	wait_for 6 state_is "$want" || true
+	got=$(state)
+	echo "@@INFO ethtool-matrix partner=$partner local=$local -> $got"
+	[ "$got" = "$want" ] || bad="$bad [$partner vs $local: $got, want $want]"
+done </tmp/matrix
+lp_partner autoneg:0x05e1 >/dev/null
+ethtool -s "$ifc" autoneg on advertise 0x0f
+link_wait 100 full || bad="$bad [autoneg on at the end: $(state)]"
+if [ "$n" -eq 40 ] && [ -z "$bad" ]; then
+	pass ethtool-matrix "40 of 40 partner/ethtool settings: ethtool, carrier and the MAC's duplex show the resolved link"
+else
+	fail ethtool-matrix "$n pairs run; wrong:$bad"
+fi
+
+# rx-fcs (ethtool -K): received frames keep their 4-byte FCS (Configure's CRC transfer), and
+# the stack still takes them (ping answers).
+begin rx-fcs
+rxb() { cat "/sys/class/net/$ifc/statistics/rx_bytes"; }
+rxp() { cat "/sys/class/net/$ifc/statistics/rx_packets"; }
+# per_frame: bytes per frame received over 10 pings of 200 bytes (242-byte replies); retried
+# while other frames (ARP) arrive in between.
+per_frame() {
+	for try in 1 2 3; do
+		b0=$(rxb) p0=$(rxp)
+		ping -c 10 -i 0.2 -s 200 -W 2 "$HOST" >/dev/null 2>&1
+		b1=$(rxb) p1=$(rxp)
+		if [ $((p1 - p0)) = 10 ]; then
+			echo $(((b1 - b0) / 10))
+			return
+		fi
+	done
+	echo "?$((p1 - p0))frames"
+}
+off=$(per_frame)
+ethtool -K "$ifc" rx-fcs on
+feat=$(ethtool -k "$ifc" | sed -n 's/^rx-fcs: //p')
+on=$(per_frame)
+ethtool -K "$ifc" rx-fcs off
+back=$(per_frame)
+if [ "$feat" = on ] && [ "$off" = 242 ] && [ "$on" = 246 ] && [ "$back" = 242 ]; then
+	pass rx-fcs "242-byte ping replies: $off bytes a frame, $on with rx-fcs on, $back off again"
+else
+	fail rx-fcs "rx-fcs '$feat': $off bytes a frame, $on with rx-fcs on, $back off again (want 242, 246, 242)"
 fi
 
 # --- PAUSE from the partner: the CU holds transmits for the quanta, the counter counts. --------

@@ -61,6 +61,57 @@ use core::sync::atomic::{AtomicBool, Ordering};
 /// An Ethernet hardware address.
 pub type MacAddr = [u8; 6];
 
+/// A set of net_device features (`NETIF_F_*`), as in `netdev_features_t`.
+///
+/// Only the features a driver may offer for the user to switch (`ethtool -K`) are named here.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::Features;
+///
+/// let f = Features::RXFCS | Features::RXALL;
+/// assert!(f.contains(Features::RXFCS));
+/// assert!(!Features::RXALL.contains(f));
+/// assert!(Features::NONE.is_empty());
+/// assert_eq!(f & Features::RXALL, Features::RXALL);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Features(u64);
+
+impl Features {
+    /// No feature.
+    pub const NONE: Features = Features(0);
+    /// Keep the FCS at the end of received frames (`rx-fcs`).
+    pub const RXFCS: Features = Features(1 << bindings::NETIF_F_RXFCS_BIT);
+    /// Receive frames with errors too (`rx-all`).
+    pub const RXALL: Features = Features(1 << bindings::NETIF_F_RXALL_BIT);
+
+    /// Whether every feature of `other` is in `self`.
+    pub const fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl core::ops::BitOr for Features {
+    type Output = Features;
+    fn bitor(self, o: Features) -> Features {
+        Features(self.0 | o.0)
+    }
+}
+
+impl core::ops::BitAnd for Features {
+    type Output = Features;
+    fn bitand(self, o: Features) -> Features {
+        Features(self.0 & o.0)
+    }
+}
+
 /// Whether `addr` is a valid unicast, non-zero Ethernet address.
 ///
 /// # Examples
@@ -235,6 +286,14 @@ impl Device {
     fn set_mac_addr(&self, addr: &MacAddr) {
         // SAFETY: the device is valid and `addr` is 6 readable bytes; callers hold RTNL.
         unsafe { bindings::eth_hw_addr_set(self.as_raw(), addr.as_ptr()) };
+    }
+
+    /// The active features: a snapshot; they change under RTNL (after
+    /// [`Operations::set_features`] accepted them).
+    pub fn features(&self) -> Features {
+        // SAFETY: the device is valid; a volatile load of the word is C's `READ_ONCE`, the way
+        // the data path reads `dev->features` without RTNL.
+        Features(unsafe { core::ptr::addr_of!((*self.as_raw()).features).read_volatile() })
     }
 
     /// The interface flags (`IFF_*`): a snapshot; they change under RTNL.
@@ -600,6 +659,13 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// Recovers from a transmit hang on queue `txqueue`.
     fn tx_timeout(&self, _dev: &Device, _txqueue: u32) {}
 
+    /// Applies `features` (of those in [`Config::hw_features`], the user asked for a change).
+    /// Called under RTNL; the core makes them the active ones ([`Device::features`]) only
+    /// after this returns `Ok`, so `features` is what the hardware must now do.
+    fn set_features(&self, _dev: &Device, _features: Features) -> Result {
+        Ok(())
+    }
+
     /// Polls the device without interrupts (netconsole, netpoll).
     fn poll_controller(&self, _dev: &Device) {}
 
@@ -674,6 +740,8 @@ pub struct Config<'a> {
     pub irq: Option<IrqRequest<'a>>,
     /// The NAPI weight (the budget handed to `poll`), 1 to 64.
     pub napi_weight: i32,
+    /// The features the user may switch (`ethtool -K`); all start off.
+    pub hw_features: Features,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -689,6 +757,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         },
         ndo_set_rx_mode: if T::HAS_SET_RX_MODE {
             Some(Self::set_rx_mode_callback)
+        } else {
+            None
+        },
+        ndo_set_features: if T::HAS_SET_FEATURES {
+            Some(Self::set_features_callback)
         } else {
             None
         },
@@ -762,6 +835,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             (*raw).ethtool_ops = super::ethtool::Adapter::<T>::build();
             (*raw).dev.parent = parent.as_raw();
             (*raw).watchdog_timeo = cfg.watchdog_timeo;
+            (*raw).hw_features |= cfg.hw_features.0;
             (*raw).min_mtu = cfg.mtu_range.0;
             (*raw).max_mtu = cfg.mtu_range.1;
             bindings::eth_hw_addr_set(raw, cfg.mac.as_ptr());
@@ -1073,6 +1147,24 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: as in `open_callback`.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
         t.tx_timeout(d, txqueue);
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn set_features_callback(
+        dev: *mut bindings::net_device,
+        features: bindings::netdev_features_t,
+    ) -> c_int {
+        // SAFETY: as in `open_callback`.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        from_result(|| {
+            t.set_features(d, Features(features))?;
+            Ok(0)
+        })
     }
 
     #[cfg(CONFIG_NET_POLL_CONTROLLER)]
