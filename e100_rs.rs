@@ -858,7 +858,10 @@ impl Nic {
         for _ in 0..10 {
             let known = {
                 let _bh = bh::disable();
-                self.cu.lock().stats_layout
+                // A statement of its own: the guard must go before bottom halves come back
+                // (a block's tail-expression temporaries outlive its locals).
+                let layout = self.cu.lock().stats_layout;
+                layout
             };
             if let Ok(words) = dma_read!(self.mem, 0, stats) {
                 if stats::completed(&words, known).is_some() {
