@@ -107,11 +107,15 @@
 //! table 28B-2 encodes the rx/tx wish), or force a speed and duplex. A request is checked
 //! against the PHY's abilities (BMSR, read at probe) and the MAC's (PAUSE needs an 82558 or
 //! later) before anything is written, so a refused one (`EINVAL`, `EOPNOTSUPP`) changes
-//! nothing. An accepted one resets the PHY (as mii.c does), writes ADVERTISE and BMCR (through
-//! the 82552's hook, which adds the 100/full bits it needs on an autonegotiation restart),
-//! drops the carrier and lets the service task find the new link. The per-PHY quirks of e100.c
+//! nothing. An accepted `-s` resets the PHY (as e100.c does; the reset is polled sleeping, with
+//! the MDI bus released) and an accepted `-A` does not; both then write ADVERTISE and BMCR
+//! (through the 82552's hook, which adds the 100/full bits it needs on an autonegotiation
+//! restart), drop the carrier and let the service task find the new link. Every bring-up
+//! makes sure the PHY advertises what the configuration says (the default one advertises
+//! PAUSE where the MAC has flow control), restarting autonegotiation only if it did not. The per-PHY quirks of e100.c
 //! (NSC congestion control off, MDI-X auto-switch on the 82550 and later or an ICH whose
-//! EEPROM asks for it) are applied at probe and on every bring-up.
+//! EEPROM and PHY allow it, off for a forced link) are applied at probe, on every bring-up and
+//! after a PHY reset.
 //!
 //! The service task reads the link from the PHY ([`phy::LinkState`]): BMSR's latched-low
 //! link bit (a drop between two looks is reported as a drop), BMCR, and for an autonegotiated
@@ -133,14 +137,17 @@
 //! ## Diagnosis
 //!
 //! Every statistics dump counts since the previous one, so each is one 2 s period of the link's
-//! life. [`diag::Diagnosis`] reads it with the link as resolved: CRC and alignment errors and
-//! runts with no collision while we are full duplex say the partner is half (we were forced to
-//! full, or negotiated against something that lied); late collisions while we are half duplex
+//! life (dumps that cover less, made by an extra service run, are folded into the counters but
+//! not judged). [`diag::Diagnosis`] reads it with the link as resolved: CRC and alignment errors
+//! and runts while we are full duplex on a link the two ends did not negotiate say the partner
+//! is half (we were forced to full; a full-duplex MAC sees no collision); late collisions while
+//! we are half duplex
 //! say the partner is full (it was forced and we fell back to half by parallel detection);
 //! errors on a link both ends negotiated are noise; more PAUSE frames received than frames sent
 //! is a flow-control stall; receive-buffer drops while we send no PAUSE is an overload that flow
 //! control would cure. Each is an episode: one warning when it starts, naming the likely cause
-//! and the fix, one line when it clears (two clean periods with traffic, or a link change), its
+//! and the fix, one line when it clears (two clean periods, with traffic for the error
+//! signatures, or a link change), its
 //! state in `ethtool -S` (`diag_*`) meanwhile; `netif_msg_link` silences the messages, never
 //! the state. The logic is `core`-only and host-tested.
 //!
@@ -164,14 +171,18 @@
 //! The service task (process context, every 2 s while up) polls the PHY for link changes and
 //! handles them as above, asks for the period's statistics (dump-and-reset, so each dump
 //! counts since the previous one) and folds them in as soon as the chip has written them
-//! (diagnosis and adaptive IFS read them), and retries a receive-mode update that found the CB ring full. The offline self-test holds it
-//! off the hardware while it runs. The completion word of the dump lands after
+//! (diagnosis and adaptive IFS read them), and retries a receive-mode update that found the CB
+//! ring full. It runs under the `link` mutex and does nothing while ethtool rebuilds the
+//! hardware (offline self-test, ring resize: the flag is set under the same mutex) or once
+//! `stop` has begun (which drops the carrier under it). The completion word of the dump lands after
 //! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
 //! after 16 although it presents an 82559, which is why e100.c's counters never update there.
 //! The block is zeroed before the first dump and the first completion found fixes the layout
 //! ([`stats`]). The transmit watchdog (2 s) flags a reset for the service task, which takes RTNL
 //! with a trylock (our `stop` holds RTNL while it waits for this task, so a blocking lock could
-//! deadlock; if RTNL is busy the task retries in 10 ms) and takes the interface down and up.
+//! deadlock; if RTNL is busy the task tries again at its next run, within a watchdog period)
+//! and takes the interface down and up (`down` drops the carrier, as e100.c's does; the
+//! watchdog raises it again and reconfigures the MAC).
 //!
 //! ## Locking
 //!
@@ -190,7 +201,8 @@
 //!   and the service task, both process context; held across PHY accesses that sleep). Taken
 //!   before the address list and `cu` when the link change reconfigures the MAC.
 //! - `eeprom`: the EEPROM image (a mutex; ethtool only).
-//! - `mdio_lock`: one MDI transaction at a time.
+//! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: the PHY
+//!   scan, a configuration, the register dump); a PHY reset is polled without it.
 //! - `counters`: software counters, taken alone.
 //!
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
@@ -333,6 +345,10 @@ pub(crate) struct LinkCtl {
     cfg: phy::LinkConfig,
     /// The PHY's technologies (ADVERTISE bits), from BMSR at probe.
     abilities: u16,
+    /// When the statistics were last reset (bring-up or a dump): the diagnosis and adaptive
+    /// IFS judge only dumps that cover a whole watchdog period, not the short ones an extra
+    /// service run (a link change, a receive-mode update) makes.
+    last_dump: Option<kernel::time::Ktime>,
     /// The link the last time carrier came up, as the diagnosis sees it.
     link: diag::Link,
     /// The diagnosis of the link's health.
@@ -361,7 +377,7 @@ pub(crate) struct Nic {
     #[pin]
     eeprom: Mutex<Eeprom>,
     /// Automatic MDI/MDI-X switching is turned on at every PHY set-up.
-    mdix: bool,
+    mdix: phy::Mdix,
     /// The ring sizes for the next bring-up (`ethtool -G`).
     rx_count: AtomicU32,
     tx_count: AtomicU32,
@@ -402,8 +418,10 @@ pub(crate) struct Nic {
     link_flapped: AtomicBool,
     /// Configure's loopback mode (0 none, 1 MAC, 3 PHY), set only by the offline self-test.
     loopback: AtomicU8,
-    /// The offline self-test owns the hardware: the watchdog leaves it alone.
-    testing: AtomicBool,
+    /// ethtool is rebuilding the hardware (offline self-test, ring resize): the watchdog leaves
+    /// it and the carrier alone. Set and read under `link`, so a watchdog run is either wholly
+    /// before the rebuild or sees the flag.
+    rebuilding: AtomicBool,
     /// Configure's adaptive IFS (byte 2), tuned by the watchdog on a half-duplex link.
     adaptive_ifs: AtomicU8,
     /// An ICH part on a 10 Mb/s half-duplex link: each transmit is preceded by a CU NOP and
@@ -567,6 +585,7 @@ impl Nic {
     /// The Configure parameters for the interface's current flags and multicast list.
     fn config_params(&self, dev: &NetDevice, addrs: &AddrList<'_>) -> ConfigParams {
         let flags = dev.flags();
+        let lb = self.loopback.load(Ordering::Relaxed);
         ConfigParams {
             promiscuous: flags & kernel::bindings::net_device_flags_IFF_PROMISC != 0,
             multicast_all: flags & kernel::bindings::net_device_flags_IFF_ALLMULTI != 0
@@ -574,10 +593,11 @@ impl Nic {
             mii: true,
             full_duplex_force: self.mac_fdx_force.load(Ordering::Relaxed),
             tx_pause: self.mac_tx_pause.load(Ordering::Relaxed),
-            loopback: self.loopback.load(Ordering::Relaxed),
+            loopback: lb,
             adaptive_ifs: self.adaptive_ifs.load(Ordering::Relaxed),
-            rx_fcs: self.rx_fcs.load(Ordering::Relaxed),
-            rx_all: self.rx_all.load(Ordering::Relaxed),
+            // The loopback test looks for its frame as sent: no FCS after it.
+            rx_fcs: self.rx_fcs.load(Ordering::Relaxed) && lb == 0,
+            rx_all: self.rx_all.load(Ordering::Relaxed) && lb == 0,
             ..ConfigParams::default()
         }
     }
@@ -645,7 +665,21 @@ impl Nic {
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
         self.with_mdio(bound, |m| phy::select(m, &self.phy))?
             .ok_or(EIO)?;
-        let _ = self.with_mdio(bound, |m| phy::quirks(m, &self.phy, self.mdix));
+        let cfg = {
+            let mut ctl = self.link.lock();
+            // The statistics start from here (the dump-and-reset below).
+            ctl.last_dump = Some(kernel::time::Ktime::ktime_get());
+            ctl.cfg
+        };
+        let _ = self.with_mdio(bound, |m| {
+            phy::quirks(m, &self.phy, self.mdix, !cfg.autoneg)?;
+            // What the driver reports is what the PHY does (not for the self-test, which
+            // sets the PHY up itself).
+            if !test {
+                phy::ensure(m, &self.phy, &cfg)?;
+            }
+            Some(())
+        });
 
         let io = self.csr(bound)?;
         // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
@@ -700,6 +734,9 @@ impl Nic {
         drop(cb);
         drop(rx);
         dev.reset_queue();
+        // As e100.c's down: no carrier without rings. The watchdog raises it again (and
+        // configures the MAC for the link) once the interface is up and the PHY has link.
+        dev.carrier_off();
     }
 
     /// Whether link messages (and the diagnosis) are printed.
@@ -773,13 +810,16 @@ impl Nic {
 
     /// Watchdog: link state, statistics, diagnosis, deferred receive-mode update.
     fn watchdog(&self, dev: &NetDevice) {
-        if self.testing.load(Ordering::Acquire) {
+        // Everything under `link`: an ethtool change of the link, a rebuild or `stop` is
+        // either wholly before this run or wholly after it (`stop` drops the carrier under it
+        // too, so a run cannot raise the carrier of a closed interface).
+        let mut ctl = self.link.lock();
+        if self.rebuilding.load(Ordering::Relaxed) || !dev.is_running() {
             return;
         }
         let bound = dev.parent();
         let state = self.phy_state(bound);
         let msg = self.msg_link();
-        let mut ctl = self.link.lock();
         if self.link_flapped.swap(false, Ordering::Relaxed)
             && dev.carrier_ok()
             && state.is_some_and(|s| s.up)
@@ -884,7 +924,14 @@ impl Nic {
             }
             first
         };
-        if let (Some(d), true) = (first_layout.1, dev.carrier_ok()) {
+        let now = kernel::time::Ktime::ktime_get();
+        let whole = ctl.last_dump.is_some_and(|t| {
+            kernel::time::ktime_ms_delta(now, t) >= i64::from(WATCHDOG_MS * 3 / 4)
+        });
+        if first_layout.1.is_some() {
+            ctl.last_dump = Some(now);
+        }
+        if let (Some(d), true, true) = (first_layout.1, dev.carrier_ok(), whole) {
             let ifs = self.adaptive_ifs.load(Ordering::Relaxed);
             let new = diag::adaptive_ifs(
                 ifs,
@@ -1059,11 +1106,16 @@ impl E100Driver {
 
         // Automatic MDI/MDI-X switching: the 82550 and later, or an ICH part whose EEPROM asks
         // for it (e100.c's rule).
-        let mdix = mac >= Mac::M82550_D102
-            || (ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0);
+        let mdix = if mac >= Mac::M82550_D102 {
+            phy::Mdix::Always
+        } else if ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0 {
+            phy::Mdix::IfCapable
+        } else {
+            phy::Mdix::Off
+        };
         let bmsr = {
             let mut bus = MdiBus(csr.access(bound)?);
-            if phy::quirks(&mut bus, &phy, mdix).is_none() {
+            if phy::quirks(&mut bus, &phy, mdix, false).is_none() {
                 dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
             }
             phy::Mdio::read(&mut bus, phy.addr, phy::MII_BMSR).ok_or(EIO)?
@@ -1076,6 +1128,7 @@ impl E100Driver {
             abilities,
             link: diag::Link::default(),
             diag: diag::Diagnosis::default(),
+            last_dump: None,
         };
         let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
@@ -1107,7 +1160,7 @@ impl E100Driver {
                 msg_enable: AtomicU32::new(msg_level(DEBUG.get())),
                 link_flapped: AtomicBool::new(false),
                 loopback: AtomicU8::new(0),
-                testing: AtomicBool::new(false),
+                rebuilding: AtomicBool::new(false),
                 adaptive_ifs: AtomicU8::new(0),
                 ich_10h: AtomicBool::new(false),
                 rx_fcs: AtomicBool::new(false),
@@ -1175,8 +1228,10 @@ impl net::dev::Operations for Nic {
     }
 
     fn stop(&self, dev: &NetDevice) -> Result {
+        // Under `link`: a watchdog run in flight finishes first, and the next one finds the
+        // interface not running (the core clears that before calling us).
+        let _ctl = self.link.lock();
         self.down(dev);
-        dev.carrier_off();
         Ok(())
     }
 

@@ -91,7 +91,6 @@ pub(crate) fn read_word<P: Pins>(p: &mut P, addr_bits: u32, addr: u16) -> (u16, 
     (data, taken)
 }
 
-/// A copy of the whole EEPROM.
 /// Clocks `n` bits of `bits` (most significant first) with chip select held, then deselects
 /// and lets the part do what it was told: `wait` (10 ms, the longest write cycle of a 93Cxx).
 fn command<P: Pins>(p: &mut P, bits: u32, n: u32, mut wait: impl FnMut()) {
@@ -110,15 +109,20 @@ fn command<P: Pins>(p: &mut P, bits: u32, n: u32, mut wait: impl FnMut()) {
 }
 
 /// Writes `data` to word `addr` of a part with `addr_bits` address bits: erase/write enable,
-/// write, erase/write disable, each given the part's full write time, as e100.c does.
+/// write, erase/write disable, each given the part's full write time, as e100.c does. `false`
+/// (nothing sent) for a part without 6 to 8 address bits.
 pub(crate) fn write_word<P: Pins>(
     p: &mut P,
     addr_bits: u32,
     addr: u16,
     data: u16,
     mut wait: impl FnMut(),
-) {
+) -> bool {
     let a = addr_bits;
+    // 93C46 to 93C66: 6 or 8 address bits (anything else is not a part we can write).
+    if !(6..=8).contains(&a) {
+        return false;
+    }
     let mask = (1u32 << a) - 1;
     command(
         p,
@@ -133,8 +137,10 @@ pub(crate) fn write_word<P: Pins>(
         &mut wait,
     );
     command(p, OP_OTHER << a, OP_BITS + a, &mut wait);
+    true
 }
 
+/// A copy of the whole EEPROM.
 #[derive(Clone)]
 pub(crate) struct Eeprom {
     words: [u16; MAX_WORDS],
@@ -180,7 +186,6 @@ impl Eeprom {
         self.sum() == CHECKSUM
     }
 
-    /// The MAC address in words 0-2 (low byte of each word first).
     /// The number of address bits of the part.
     pub(crate) fn addr_bits(&self) -> u32 {
         self.count.trailing_zeros()
@@ -198,17 +203,21 @@ impl Eeprom {
         }
         for (i, b) in data.iter().enumerate() {
             let at = offset + i;
-            let mut bytes = self.words[at / 2].to_le_bytes();
+            let w = self.words.get_mut(at / 2)?;
+            let mut bytes = w.to_le_bytes();
             bytes[at % 2] = *b;
-            self.words[at / 2] = u16::from_le_bytes(bytes);
+            *w = u16::from_le_bytes(bytes);
         }
-        let sum = self.words[..csum]
+        let sum = self
+            .words
             .iter()
+            .take(csum)
             .fold(0u16, |s, w| s.wrapping_add(*w));
-        self.words[csum] = CHECKSUM.wrapping_sub(sum);
+        *self.words.get_mut(csum)? = CHECKSUM.wrapping_sub(sum);
         Some(offset / 2..end.div_ceil(2))
     }
 
+    /// The MAC address in words 0-2 (low byte of each word first).
     pub(crate) fn mac(&self) -> [u8; 6] {
         let mut mac = [0u8; 6];
         for (i, pair) in mac.chunks_exact_mut(2).enumerate() {

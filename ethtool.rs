@@ -179,23 +179,51 @@ impl Nic {
         Err(EIO)
     }
 
+    /// Marks the start or the end of an ethtool rebuild of the hardware, under `link` (see
+    /// `rebuilding`): a watchdog run in flight finishes before the rebuild starts.
+    fn rebuild(&self, on: bool) {
+        let _ctl = self.link.lock();
+        self.rebuilding.store(on, Ordering::Relaxed);
+    }
+
     /// Whether the MAC can do 802.3x flow control (82558 and later).
     fn mac_pause(&self) -> bool {
         self.mac >= crate::Mac::M82558_D101_A4
     }
 
-    /// Applies `cfg` to the PHY (reset first, as e100.c does) and records it.
-    fn apply_link(&self, dev: &Device, ctl: &mut LinkCtl, cfg: phy::LinkConfig) -> Result {
+    /// Applies `cfg` to the PHY and records it. With `reset` the PHY is reset first, as e100.c
+    /// does for `ethtool -s`: the reset is polled with the MDI bus released and sleeping in
+    /// between (up to 500 ms, IEEE 802.3 22.2.4.1.1), and the quirks the reset cleared are set
+    /// again. `EIO` for a PHY that does not answer or stays in reset.
+    fn apply_link(
+        &self,
+        dev: &Device,
+        ctl: &mut LinkCtl,
+        cfg: phy::LinkConfig,
+        reset: bool,
+    ) -> Result {
         let bound = dev.parent();
+        if reset {
+            self.with_mdio(bound, |m| phy::reset_start(m, &self.phy))?
+                .ok_or(EIO)?;
+            let mut done = false;
+            for _ in 0..100 {
+                delay::msleep(5);
+                if self
+                    .with_mdio(bound, |m| phy::reset_done(m, &self.phy))?
+                    .ok_or(EIO)?
+                {
+                    done = true;
+                    break;
+                }
+            }
+            if !done {
+                return Err(EIO);
+            }
+        }
         self.with_mdio(bound, |m| {
-            phy::apply(
-                m,
-                &self.phy,
-                &cfg,
-                true,
-                || kernel::delay::udelay(1000),
-                500,
-            )
+            phy::quirks(m, &self.phy, self.mdix, !cfg.autoneg)?;
+            phy::apply(m, &self.phy, &cfg)
         })?
         .ok_or(EIO)?;
         ctl.cfg = cfg;
@@ -255,6 +283,10 @@ impl ethtool::Operations for Nic {
     }
 
     fn set_link_ksettings(&self, dev: &Device, k: &LinkKsettings) -> Result {
+        // mii.c's checks: an MII port, our PHY's address.
+        if k.mii_port() != Some(self.phy.addr) {
+            return Err(EINVAL);
+        }
         let mut ctl = self.link.lock();
         let mut cfg = ctl.cfg;
         cfg.autoneg = k.autoneg();
@@ -279,7 +311,7 @@ impl ethtool::Operations for Nic {
             // Back to autonegotiation: pause is negotiated again.
             cfg.pause_autoneg = true;
         }
-        self.apply_link(dev, &mut ctl, cfg)
+        self.apply_link(dev, &mut ctl, cfg, true)
     }
 
     fn nway_reset(&self, dev: &Device) -> Result {
@@ -324,9 +356,17 @@ impl ethtool::Operations for Nic {
             tx: p.tx(),
         };
         if cfg == ctl.cfg {
+            // Nothing new: only make sure the PHY says it (it may have been reset meanwhile).
+            if self
+                .with_mdio(dev.parent(), |m| phy::ensure(m, &self.phy, &cfg))?
+                .ok_or(EIO)?
+            {
+                self.link_reset(dev, &mut ctl);
+            }
             return Ok(());
         }
-        self.apply_link(dev, &mut ctl, cfg)
+        // A pause change needs a new negotiation (or, forced, a new Configure), not a PHY reset.
+        self.apply_link(dev, &mut ctl, cfg, false)
     }
 
     fn get_pause_stats(&self, _dev: &Device, s: &mut ethtool::PauseStats) {
@@ -422,13 +462,15 @@ impl ethtool::Operations for Nic {
         let words = new.update(offset, data).ok_or(EINVAL)?;
         // The changed words, then the checksum word; 30 ms each (enable, write, disable).
         for w in Iterator::chain(words, core::iter::once(new.len() - 1)) {
-            eeprom::write_word(
+            if !eeprom::write_word(
                 &mut EepromPins(io),
                 new.addr_bits(),
                 w as u16,
                 new.word(w),
                 || delay::msleep(10),
-            );
+            ) {
+                return Err(EOPNOTSUPP);
+            }
         }
         // Read the part back: a write that did not take (a write-protected part, a model that
         // cannot set bits) must not leave a cache that lies about it.
@@ -467,7 +509,8 @@ impl ethtool::Operations for Nic {
             return Ok(());
         }
         // Down with the old rings, up with the new ones. If the new ones cannot be had, the old
-        // sizes come back.
+        // sizes come back. The watchdog keeps off meanwhile.
+        self.rebuild(true);
         let res = dev.with_napi_disabled(rtnl, || {
             self.down(dev);
             let r = self.up(dev);
@@ -481,6 +524,7 @@ impl ethtool::Operations for Nic {
             }
             r
         });
+        self.rebuild(false);
         if let Some(Err(e)) = res {
             return Err(e);
         }
@@ -554,8 +598,8 @@ impl ethtool::Operations for Nic {
             Err(_) => 1,
         };
         if offline {
-            // The watchdog keeps off the hardware (and off the link state) meanwhile.
-            self.testing.store(true, Ordering::Release);
+            // The watchdog keeps off the hardware (and off the carrier) meanwhile.
+            self.rebuild(true);
             let running = dev.is_running();
             // Failed unless they run to a result.
             r[2..].fill(1);
@@ -569,7 +613,7 @@ impl ethtool::Operations for Nic {
                 // The user's link settings back (the PHY loopback overwrote BMCR).
                 let mut ctl = self.link.lock();
                 let cfg = ctl.cfg;
-                let _ = self.apply_link(dev, &mut ctl, cfg);
+                let _ = self.apply_link(dev, &mut ctl, cfg, true);
                 drop(ctl);
                 if running && self.up(dev).is_err() {
                     self.down(dev);
@@ -580,7 +624,7 @@ impl ethtool::Operations for Nic {
             } else {
                 run();
             }
-            self.testing.store(false, Ordering::Release);
+            self.rebuild(false);
             // As e100.c does, give the link its time to come back (up to 4 s) before
             // returning, so that what follows the test finds the interface as it was.
             for _ in 0..40 {

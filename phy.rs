@@ -452,35 +452,42 @@ pub(crate) fn state_from(bmcr: u16, bmsr: u16, adv: u16, lpa: u16, exp: u16) -> 
     }
 }
 
+/// Starts a PHY reset (e100.c resets the PHY for `ethtool -s`). The reset bit clears itself
+/// within 500 ms on every PHY (IEEE 802.3 22.2.4.1.1): poll [`reset_done`], sleeping in
+/// between (not holding the MDI bus), then re-apply [`quirks`] and [`apply`] the configuration,
+/// which the reset cleared.
+pub(crate) fn reset_start<M: Mdio>(m: &mut M, phy: &Phy) -> Option<()> {
+    m.write(phy.addr, MII_BMCR, BMCR_RESET).then_some(())
+}
+
+/// Whether a reset started with [`reset_start`] is over.
+pub(crate) fn reset_done<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
+    Some(m.read(phy.addr, MII_BMCR)? & BMCR_RESET == 0)
+}
+
 /// Applies `cfg`: the advertisement first, then BMCR (restarting autonegotiation, or forcing
-/// the mode). The PHY is reset first, as e100.c does for `ethtool -s`, when `reset` is set;
-/// the reset bit clears itself within 500 ms on every PHY (IEEE 802.3 22.2.4.1.1) and is polled
-/// `polls` times through `wait`. `None` on an MDI timeout or a PHY stuck in reset.
-pub(crate) fn apply<M: Mdio>(
-    m: &mut M,
-    phy: &Phy,
-    cfg: &LinkConfig,
-    reset: bool,
-    mut wait: impl FnMut(),
-    polls: u32,
-) -> Option<()> {
-    if reset {
-        m.write(phy.addr, MII_BMCR, BMCR_RESET).then_some(())?;
-        let mut done = false;
-        for _ in 0..polls {
-            if m.read(phy.addr, MII_BMCR)? & BMCR_RESET == 0 {
-                done = true;
-                break;
-            }
-            wait();
-        }
-        done.then_some(())?;
-    }
+/// the mode). `None` on an MDI timeout.
+pub(crate) fn apply<M: Mdio>(m: &mut M, phy: &Phy, cfg: &LinkConfig) -> Option<()> {
     let adv = m.read(phy.addr, MII_ADVERTISE)?;
     m.write(phy.addr, MII_ADVERTISE, cfg.advertise_reg(adv))
         .then_some(())?;
     let bmcr = m.read(phy.addr, MII_BMCR)?;
     write_bmcr(m, phy, cfg.bmcr(bmcr))
+}
+
+/// Applies `cfg` only if the PHY does not already do it (its advertisement, or its BMCR mode
+/// bits, differ): at bring-up, so that the configuration the driver reports (the default one
+/// included, which advertises PAUSE where the MAC can do it) is what the PHY negotiates, without
+/// restarting a negotiation that already says the right thing. Returns whether it wrote.
+pub(crate) fn ensure<M: Mdio>(m: &mut M, phy: &Phy, cfg: &LinkConfig) -> Option<bool> {
+    const MODE: u16 = BMCR_ANENABLE | BMCR_SPEED100 | BMCR_FULLDPLX | BMCR_ISOLATE | BMCR_PDOWN;
+    let adv = m.read(phy.addr, MII_ADVERTISE)?;
+    let bmcr = m.read(phy.addr, MII_BMCR)?;
+    if adv == cfg.advertise_reg(adv) && bmcr & MODE == cfg.bmcr(bmcr) & MODE {
+        return Some(false);
+    }
+    apply(m, phy, cfg)?;
+    Some(true)
 }
 
 /// Restarts autonegotiation (`ethtool -r`); `Some(false)` when it is off (nothing to restart).
@@ -493,10 +500,21 @@ pub(crate) fn restart_an<M: Mdio>(m: &mut M, phy: &Phy) -> Option<bool> {
     Some(true)
 }
 
+/// Where automatic MDI/MDI-X switching is set up (e100.c's rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mdix {
+    /// Not at all.
+    Off,
+    /// Always: the 82550 and later.
+    Always,
+    /// If the PHY says it can (TPISTATUS bit 15): an ICH part whose EEPROM enables it.
+    IfCapable,
+}
+
 /// The per-PHY set-up e100.c does after selecting the PHY: the NSC DP83840's congestion
-/// control off, and automatic MDI/MDI-X switching where the part has it (`mdix`: the MAC is an
-/// 82550 or later, or an ICH part whose EEPROM enables it; the PHY must say it can).
-pub(crate) fn quirks<M: Mdio>(m: &mut M, phy: &Phy, mdix: bool) -> Option<()> {
+/// control off, and MDI/MDI-X auto-switching per `mdix`, on for an autonegotiated link and off
+/// for a forced one (`forced`).
+pub(crate) fn quirks<M: Mdio>(m: &mut M, phy: &Phy, mdix: Mdix, forced: bool) -> Option<()> {
     if phy.id & PHY_MODEL_MASK == PHY_NSC_TX {
         let cong = m.read(phy.addr, MII_NSC_CONG)?;
         m.write(
@@ -506,9 +524,14 @@ pub(crate) fn quirks<M: Mdio>(m: &mut M, phy: &Phy, mdix: bool) -> Option<()> {
         )
         .then_some(())?;
     }
-    if mdix && m.read(phy.addr, MII_TPISTATUS)? & TPISTATUS_MDIX_ABLE != 0 {
-        m.write(phy.addr, MII_NCONFIG, NCONFIG_AUTO_SWITCH)
-            .then_some(())?;
+    let set = match mdix {
+        Mdix::Off => false,
+        Mdix::Always => true,
+        Mdix::IfCapable => m.read(phy.addr, MII_TPISTATUS)? & TPISTATUS_MDIX_ABLE != 0,
+    };
+    if set {
+        let v = if forced { 0 } else { NCONFIG_AUTO_SWITCH };
+        m.write(phy.addr, MII_NCONFIG, v).then_some(())?;
     }
     Some(())
 }

@@ -48,9 +48,9 @@ pub(crate) mod scb {
     pub(crate) const RUC_START: u8 = 0x01;
     /// RU base address.
     pub(crate) const RUC_LOAD_BASE: u8 = 0x06;
-    /// CU start at the general pointer.
     /// CU: no operation (the ICH 10 Mb/half-duplex workaround).
     pub(crate) const CUC_NOP: u8 = 0x00;
+    /// CU start at the general pointer.
     pub(crate) const CUC_START: u8 = 0x10;
     /// CU resume after a suspend.
     pub(crate) const CUC_RESUME: u8 = 0x20;
@@ -465,7 +465,9 @@ impl RxRing {
                 got.multicast += 1;
             }
             got.pkts += 1;
-            got.bytes += u64::from(st.actual);
+            // Bytes of the frame, not of its FCS (as e100.c counts them).
+            let fcs = if opts.fcs { 4 } else { 0 };
+            got.bytes += u64::from(st.actual.saturating_sub(fcs));
             deliver(skb);
         }
         self.move_stop();

@@ -25,6 +25,9 @@
  *   rawpkt flood IFACE N
  *	Sends N broadcast frames of EtherType 0x88b6 as fast as the stack takes them, without
  *	waiting when the queue is full (to fill a transmit ring); prints how many it took.
+ *   rawpkt icmp-len IFACE N
+ *	Prints, for each of the next N ICMP echo replies received, its length and whether the
+ *	frame ends with its IP packet ("no-fcs") or with a correct FCS after it ("fcs-ok").
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -363,6 +366,52 @@ static int flood(int fd, int n)
 	return 0;
 }
 
+/* CRC-32 (IEEE 802.3), bitwise: the FCS of a frame. */
+static uint32_t crc32_ieee(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xffffffff;
+	int k;
+
+	while (n--) {
+		c ^= *p++;
+		for (k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320 & -(c & 1));
+	}
+	return ~c;
+}
+
+/*
+ * The next n ICMP echo replies received: for each, "LEN no-fcs" when the frame is its IP
+ * packet and no more, "LEN fcs-ok" when 4 more bytes follow that are the frame's FCS
+ * (CRC-32, little-endian), "LEN fcs-bad" or "LEN odd" otherwise. 10 s at most.
+ */
+static int icmp_len(int fd, int n)
+{
+	unsigned char f[2048];
+	time_t end = time(NULL) + 10;
+	int got = 0;
+
+	while (got < n && time(NULL) < end) {
+		ssize_t len = recv_frame(fd, f, sizeof(f), 1000);
+		size_t ip;
+		uint32_t fcs;
+
+		if (len < 14 + 20 + 8 || type_of(f) != 0x0800 || f[14 + 9] != 1 || f[14 + 20] != 0)
+			continue;
+		ip = (size_t)f[16] << 8 | f[17];
+		got++;
+		if ((size_t)len == 14 + ip) {
+			printf("%zd no-fcs\n", len);
+		} else if ((size_t)len == 14 + ip + 4) {
+			fcs = f[len - 4] | f[len - 3] << 8 | f[len - 2] << 16 | (uint32_t)f[len - 1] << 24;
+			printf("%zd %s\n", len, fcs == crc32_ieee(f, len - 4) ? "fcs-ok" : "fcs-bad");
+		} else {
+			printf("%zd odd\n", len);
+		}
+	}
+	return got == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
@@ -388,6 +437,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
+		return icmp_len(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"

@@ -255,6 +255,9 @@ pub enum Duplex {
 /// assert_eq!(k.advertising(), Some(LinkModes::M100_FULL | LinkModes::AUTONEG));
 /// k.set_speed(None);
 /// assert_eq!(k.speed(), None);
+/// assert_eq!(k.mii_port(), None);
+/// k.set_mii_port(1);
+/// assert_eq!(k.mii_port(), Some(1));
 /// ```
 #[repr(transparent)]
 pub struct LinkKsettings(bindings::ethtool_link_ksettings);
@@ -322,6 +325,12 @@ impl LinkKsettings {
         self.0.base.port = bindings::PORT_MII as u8;
         self.0.base.transceiver = bindings::XCVR_INTERNAL as u8;
         self.0.base.phy_address = addr;
+    }
+
+    /// The MII PHY address a request names, if the port it names is MII (`None` for any other
+    /// port: a request a driver with only an MII PHY refuses).
+    pub fn mii_port(&self) -> Option<u8> {
+        (u32::from(self.0.base.port) == bindings::PORT_MII).then_some(self.0.base.phy_address)
     }
 
     /// Reports the MDI/MDI-X state: `Some(true)` crossed, `Some(false)` straight, `None`
@@ -961,6 +970,9 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: the core passes one of our devices and an exclusive, zeroed settings block;
         // `LinkKsettings` is a transparent wrapper of it.
         let ((d, t), k) = unsafe { (Self::ctx(dev), &mut *k.cast::<LinkKsettings>()) };
+        // Zero would read as 0 Mb/s half duplex: unknown until the driver says otherwise.
+        k.set_speed(None);
+        k.set_duplex(Duplex::Unknown);
         from_result(|| t.get_link_ksettings(d, k).map(|()| 0))
     }
 
@@ -1190,8 +1202,9 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: see above.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, T::TESTS.len()) };
         let offline = test.flags & bindings::ethtool_test_flags_ETH_TEST_FL_OFFLINE != 0;
-        // SAFETY: the core calls `self_test` with RTNL held (both the ioctl and the netlink
-        // paths), for the whole call; the proof does not outlive it.
+        // SAFETY: the core calls `self_test` with RTNL held (6.12 has only the ioctl path,
+        // `ethtool_self_test` under `dev_ethtool`'s RTNL), for the whole call; the proof does not
+        // outlive it.
         let rtnl = unsafe { Rtnl::assume_held() };
         if !t.self_test(d, offline, buf, &rtnl) {
             test.flags |= bindings::ethtool_test_flags_ETH_TEST_FL_FAILED;

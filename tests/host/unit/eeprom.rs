@@ -236,7 +236,7 @@ fn ethtool_e_rewrites_the_checksum_and_writes_through_ewen_write_ewds() {
     assert!(e.checksum_ok(), "checksum word recomputed");
     let mut waits = 0;
     for w in range.chain(core::iter::once(e.len() - 1)) {
-        eeprom::write_word(&mut sim, e.addr_bits(), w as u16, e.word(w), || waits += 1);
+        assert!(eeprom::write_word(&mut sim, e.addr_bits(), w as u16, e.word(w), || waits += 1));
     }
     assert_eq!(waits, 9, "enable, write, disable: each waits the write time");
     assert_eq!(sim.writes, [(0x20, e.word(0x20)), (0x21, 0xefcd), (63, e.word(63))]);

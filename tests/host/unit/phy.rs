@@ -373,15 +373,17 @@ fn config_registers() {
 }
 
 #[test]
-fn apply_resets_then_advertises_then_sets_bmcr() {
+fn reset_then_apply_advertises_then_sets_bmcr() {
     let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
     let p = Phy { addr: 1, id: 0x0154_02a8 };
     let mut c = LinkConfig::new(0x01e0, true);
     c.autoneg = false;
     c.forced = LinkMode { speed: 100, full_duplex: true };
-    phy::apply(&mut bus, &p, &c, true, || {}, 10).unwrap();
+    phy::reset_start(&mut bus, &p).unwrap();
+    assert_eq!(phy::reset_done(&mut bus, &p), Some(true));
+    phy::apply(&mut bus, &p, &c).unwrap();
     assert_eq!(bus.writes, [(1, MII_BMCR, 0x8000), (1, 4, 0x01e1 | P), (1, MII_BMCR, 0x2100)]);
-    // A PHY stuck in reset is an error after the polls, not a hang.
+    // A PHY stuck in reset says so; the caller's poll gives up, nothing hangs here.
     struct Stuck;
     impl Mdio for Stuck {
         fn read(&mut self, _a: u8, _r: u8) -> Option<u16> {
@@ -391,9 +393,45 @@ fn apply_resets_then_advertises_then_sets_bmcr() {
             true
         }
     }
-    let mut waits = 0;
-    assert_eq!(phy::apply(&mut Stuck, &p, &c, true, || waits += 1, 10), None);
-    assert_eq!(waits, 10);
+    assert_eq!(phy::reset_done(&mut Stuck, &p), Some(false));
+}
+
+#[test]
+fn ensure_writes_only_what_differs() {
+    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
+    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let c = LinkConfig::new(0x01e0, true);
+    // The PHY advertises what the default configuration wants: nothing to write.
+    let adv = c.advertise_reg(0);
+    bus.writes.clear();
+    phy::Mdio::write(&mut bus, 1, 4, adv);
+    phy::Mdio::write(&mut bus, 1, MII_BMCR, 0x1000);
+    bus.writes.clear();
+    assert_eq!(phy::ensure(&mut bus, &p, &c), Some(false));
+    assert!(bus.writes.is_empty());
+    // A PHY that lost its PAUSE bits (a reset, another driver): advertised again, AN restarted.
+    phy::Mdio::write(&mut bus, 1, 4, 0x01e1);
+    bus.writes.clear();
+    assert_eq!(phy::ensure(&mut bus, &p, &c), Some(true));
+    assert_eq!(bus.writes, [(1, 4, adv), (1, MII_BMCR, 0x1200)]);
+}
+
+#[test]
+fn mdix_follows_e100c_rule() {
+    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
+    phy::quirks(&mut bus, &p, phy::Mdix::Off, false).unwrap();
+    assert!(bus.writes.is_empty());
+    phy::quirks(&mut bus, &p, phy::Mdix::Always, false).unwrap();
+    assert_eq!(bus.writes, [(1, 0x1c, 0x0080)]);
+    bus.writes.clear();
+    // Forced: auto-switching off.
+    phy::quirks(&mut bus, &p, phy::Mdix::Always, true).unwrap();
+    assert_eq!(bus.writes, [(1, 0x1c, 0)]);
+    bus.writes.clear();
+    // ICH with the EEPROM bit: only if TPISTATUS bit 15 says the PHY can (this one reads 0).
+    phy::quirks(&mut bus, &p, phy::Mdix::IfCapable, false).unwrap();
+    assert!(bus.writes.is_empty());
 }
 
 #[test]
