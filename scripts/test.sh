@@ -497,17 +497,21 @@ pair() { # pair DRIVER
 
 # The link-partner suite runs on the harness QEMU (scripts/build-qemu.sh), with a control line
 # from the guest to the model (scripts/qemu-run.sh --lp-dir).
-linkpartner() { # linkpartner DRIVER
-	local drv=$1 logf="$OUT/linkpartner-$1.log"
-	if [ -z "$HQEMU" ]; then
-		return 0                # build/harness-qemu failed; the suite's tests do not report
-	fi
-	bg_wait "$REPO/scripts/qemu-run.sh" --suite linkpartner --driver "$drv" --mac "$MAC" --log "$logf" \
-		--qemu "$HQEMU" --lp-dir "$OUT/lp-$drv" --timeout "$(budget 900)" \
+# harness_boot SUITE DRIVER SECONDS: SUITE on the harness QEMU with its control line; 1 if
+# there is no harness QEMU (build/harness-qemu failed: the suite's tests do not report).
+harness_boot() {
+	local logf="$OUT/$1-$2.log"
+	[ -n "$HQEMU" ] || return 1
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite "$1" --driver "$2" --mac "$MAC" --log "$logf" \
+		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" \
 		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
-	collect "$logf" "$drv/linkpartner"
-	metrics "$logf" "$drv"
-	stock_mode "$drv"
+	collect "$logf" "$2/$1"
+}
+
+linkpartner() { # linkpartner DRIVER
+	harness_boot linkpartner "$1" 1200 || return 0
+	metrics "$OUT/linkpartner-$1.log" "$1"
+	stock_mode "$1"
 }
 
 # With no property set, the harness QEMU must be stock QEMU: the basic suite, booted on it,
@@ -535,14 +539,7 @@ stock_mode() { # stock_mode DRIVER
 # The ethtool surface (tests/guest/ethtool.sh), on the harness QEMU: its PHY keeps the LED
 # register that `ethtool -p` drives, which stock QEMU's discards.
 ethtool_suite() { # ethtool_suite DRIVER
-	local drv=$1 logf="$OUT/ethtool-$1.log"
-	if [ -z "$HQEMU" ]; then
-		return 0                # build/harness-qemu failed; the suite's tests do not report
-	fi
-	bg_wait "$REPO/scripts/qemu-run.sh" --suite ethtool --driver "$drv" --mac "$MAC" --log "$logf" \
-		--qemu "$HQEMU" --lp-dir "$OUT/lp-ethtool-$drv" --timeout "$(budget 600)" \
-		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
-	collect "$logf" "$drv/ethtool"
+	harness_boot ethtool "$1" 600 || return 0
 }
 
 basic() { # basic DRIVER

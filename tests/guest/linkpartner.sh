@@ -300,23 +300,28 @@ fi
 
 # The driver's diagnosis of that link: e100_rs names it within two watchdog periods of the
 # traffic starting; e100 says nothing.
-begin diagnosis-nic-half
-said=$(kmsg_after "$mark" "$DIAG_RE")
-echo "@@INFO diagnosis-nic-half: ${said:-nothing}"
-if [ "$drv" = e100_rs ]; then
-	set -- $said
-	if [ -n "$said" ] && ! at_least "$1" 4.6 &&
-		echo "$said" | grep -q "duplex mismatch suspected: [0-9]* late collisions.*partner appears to be full duplex while we are half (it did not negotiate, so we fell back to half duplex). Fix: enable autonegotiation on the partner" &&
-		[ "$(ethstat "$ifc" diag_duplex_mismatch_we_half)" = 1 ]; then
-		pass diagnosis-nic-half "named after $1 s: ${said#* }"
+# diagnosis NAME RE STAT: the first diagnosis message since the mark must match RE within 4.6 s
+# and `ethtool -S` STAT be 1 (e100_rs); e100 must print none.
+diagnosis() {
+	name=$1 re=$2 stat=$3
+	begin "$name"
+	said=$(kmsg_after "$mark" "$DIAG_RE")
+	echo "@@INFO $name: ${said:-nothing}"
+	if [ "$drv" = e100_rs ]; then
+		after=${said%% *}
+		if [ -n "$said" ] && ! at_least "$after" 4.6 && echo "$said" | grep -q "$re" &&
+			[ "$(ethstat "$ifc" "$stat")" = 1 ]; then
+			pass "$name" "named after $after s: ${said#* }"
+		else
+			fail "$name" "want the mismatch named within 4.6 s of the traffic; got '${said:-nothing}', $stat=$(ethstat "$ifc" "$stat")"
+		fi
+	elif [ -z "$said" ]; then
+		pass "$name" "e100 says nothing about the collapsed link (the reference's behaviour)"
 	else
-		fail diagnosis-nic-half "want the half-duplex mismatch named within 4.6 s of the traffic; got '${said:-nothing}', diag_duplex_mismatch_we_half=$(ethstat "$ifc" diag_duplex_mismatch_we_half)"
+		fail "$name" "e100 printed '$said'?"
 	fi
-elif [ -z "$said" ]; then
-	pass diagnosis-nic-half "e100 says nothing about the collapsed link (the reference's behaviour)"
-else
-	fail diagnosis-nic-half "e100 printed '$said'?"
-fi
+}
+diagnosis diagnosis-nic-half "duplex mismatch suspected: [0-9]* late collisions.*partner appears to be full duplex while we are half (it did not negotiate, so we fell back to half duplex). Fix: enable autonegotiation on the partner" diag_duplex_mismatch_we_half
 
 # The field's case: the NIC forced to 100/full (ethtool -s), the partner autonegotiating and so
 # at half duplex.
@@ -336,23 +341,7 @@ else
 	fail mismatch-nic-full "$link BMCR=$bmcr: out/in $rate Mbit/s (healthy slower direction $healthy); $d"
 fi
 
-begin diagnosis-nic-full
-said=$(kmsg_after "$mark" "$DIAG_RE")
-echo "@@INFO diagnosis-nic-full: ${said:-nothing}"
-if [ "$drv" = e100_rs ]; then
-	set -- $said
-	if [ -n "$said" ] && ! at_least "$1" 4.6 &&
-		echo "$said" | grep -q "duplex mismatch suspected: .* runts against [0-9]* good frames received in 2 s, and no collision seen, at 100 Mbps full duplex: the partner appears to be half duplex while we are forced to full. Fix: enable autonegotiation on both ends or force both the same" &&
-		[ "$(ethstat "$ifc" diag_duplex_mismatch_we_full)" = 1 ]; then
-		pass diagnosis-nic-full "named after $1 s: ${said#* }"
-	else
-		fail diagnosis-nic-full "want the full-duplex mismatch named within 4.6 s of the traffic; got '${said:-nothing}', diag_duplex_mismatch_we_full=$(ethstat "$ifc" diag_duplex_mismatch_we_full)"
-	fi
-elif [ -z "$said" ]; then
-	pass diagnosis-nic-full "e100 says nothing about the collapsed link (the reference's behaviour)"
-else
-	fail diagnosis-nic-full "e100 printed '$said'?"
-fi
+diagnosis diagnosis-nic-full "duplex mismatch suspected: .* runts against [0-9]* good frames received in 2 s, and no collision seen, at 100 Mbps full duplex: the partner appears to be half duplex while we are forced to full. Fix: enable autonegotiation on both ends or force both the same" diag_duplex_mismatch_we_full
 
 # rx-all (ethtool -K) on that damaged link: the fragments the MAC receives are passed up (and
 # the IP layer, which gets them, counts them as bad headers or truncated packets); off, none
@@ -513,7 +502,7 @@ off=$(lens)
 ethtool -K "$ifc" rx-fcs on
 feat=$(ethtool -k "$ifc" | sed -n 's/^rx-fcs: //p')
 on=$(lens)
-answered=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' /tmp/ping_fcs)
+answered=$(sed -n 's/.*, \([0-9]*\) packets received.*/\1/p' /tmp/ping_fcs)
 ethtool -K "$ifc" rx-fcs off
 back=$(lens)
 if [ "$feat" = on ] && [ "$off" = "242 no-fcs" ] && [ "$on" = "246 fcs-ok" ] && [ "$answered" = 3 ] &&
