@@ -199,7 +199,11 @@ impl LinkModes {
     /// Writes `self` as a kernel link-mode bitmap (every other mode clear).
     fn to_bitmap(self, map: &mut [crate::ffi::c_ulong]) {
         for (i, w) in map.iter_mut().enumerate() {
-            *w = if i == 0 { self.0 as crate::ffi::c_ulong } else { 0 };
+            *w = if i == 0 {
+                self.0 as crate::ffi::c_ulong
+            } else {
+                0
+            };
         }
     }
 }

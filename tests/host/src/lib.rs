@@ -15,6 +15,11 @@ mod phy;
 
 #[path = "../../../desc.rs"]
 mod desc;
+#[path = "../../../diag.rs"]
+mod diag;
+#[cfg(test)]
+#[path = "../unit/diag.rs"]
+mod diag_tests;
 #[cfg(test)]
 #[path = "../unit/eeprom.rs"]
 mod eeprom_tests;
@@ -26,11 +31,6 @@ mod hw_tests;
 mod phy_tests;
 #[path = "../../../stats.rs"]
 mod stats;
-#[path = "../../../diag.rs"]
-mod diag;
-#[cfg(test)]
-#[path = "../unit/diag.rs"]
-mod diag_tests;
 
 #[cfg(test)]
 #[path = "../unit/desc.rs"]

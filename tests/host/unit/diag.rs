@@ -52,7 +52,13 @@ fn forced_full_against_half_partner_is_named_in_one_period() {
     let l = link(true, false, false);
     let out = run(&mut d, &l, &[forced_full_vs_half()]);
     assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0].starts_with("duplex mismatch suspected: 0 CRC errors, 1 alignment errors and 90 runts"), "{}", out[0]);
+    assert!(
+        out[0].starts_with(
+            "duplex mismatch suspected: 0 CRC errors, 1 alignment errors and 90 runts"
+        ),
+        "{}",
+        out[0]
+    );
     assert!(out[0].contains("partner appears to be half duplex while we are forced to full"));
     assert!(out[0].contains("enable autonegotiation on both ends or force both the same"));
     assert_eq!(d.stats(), [1, 0, 0, 0, 0, 1]);
@@ -65,12 +71,19 @@ fn one_report_per_episode_then_cleared_by_clean_traffic() {
     let bad = forced_full_vs_half();
     let out = run(&mut d, &l, &[bad, bad, bad]);
     assert_eq!(out.len(), 1);
-    let clean = Figures { tx_good: 5000, rx_good: 4000, ..Figures::default() };
+    let clean = Figures {
+        tx_good: 5000,
+        rx_good: 4000,
+        ..Figures::default()
+    };
     let idle = Figures::default();
     // Idle periods prove nothing; one clean period is not yet two.
     assert!(run(&mut d, &l, &[idle, idle, clean]).is_empty());
     let out = run(&mut d, &l, &[clean]);
-    assert_eq!(out, ["duplex mismatch cleared: the last two periods were clean"]);
+    assert_eq!(
+        out,
+        ["duplex mismatch cleared: the last two periods were clean"]
+    );
     // A new episode is reported again.
     assert_eq!(run(&mut d, &l, &[bad]).len(), 1);
     assert_eq!(d.stats()[5], 2);
@@ -91,27 +104,54 @@ fn renegotiation_clears_at_once() {
 #[test]
 fn late_collisions_at_half_duplex_name_a_full_duplex_partner() {
     let mut d = Diagnosis::default();
-    let out = run(&mut d, &link(false, true, false), &[an_half_vs_forced_full()]);
+    let out = run(
+        &mut d,
+        &link(false, true, false),
+        &[an_half_vs_forced_full()],
+    );
     assert_eq!(out.len(), 1);
     assert!(out[0].starts_with("duplex mismatch suspected: 10 late collisions (20 collisions, 0 frames dropped after 16 attempts)"), "{}", out[0]);
     assert!(out[0].contains("partner appears to be full duplex while we are half (it did not negotiate, so we fell back to half duplex)"));
-    assert!(out[0].contains("Fix: enable autonegotiation on the partner, or force both ends the same"));
+    assert!(
+        out[0].contains("Fix: enable autonegotiation on the partner, or force both ends the same")
+    );
     // Forced to half ourselves: the fix is on both ends.
     let mut d = Diagnosis::default();
-    let out = run(&mut d, &link(false, false, false), &[an_half_vs_forced_full()]);
-    assert!(out[0].contains("while we are half (forced)") && out[0].contains("on both ends"), "{}", out[0]);
+    let out = run(
+        &mut d,
+        &link(false, false, false),
+        &[an_half_vs_forced_full()],
+    );
+    assert!(
+        out[0].contains("while we are half (forced)") && out[0].contains("on both ends"),
+        "{}",
+        out[0]
+    );
 }
 
 #[test]
 fn healthy_links_raise_nothing() {
     // Issue 8's half-half run: thousands of collisions and deferrals are normal at half duplex.
-    let half = Figures { tx_good: 4000, rx_good: 3000, collisions: 2400, ..Figures::default() };
+    let half = Figures {
+        tx_good: 4000,
+        rx_good: 3000,
+        collisions: 2400,
+        ..Figures::default()
+    };
     assert_eq!(detect(&link(false, false, false), &half), [false; 5]);
     assert_eq!(detect(&link(false, true, true), &half), [false; 5]);
-    let full = Figures { tx_good: 6000, rx_good: 4000, ..Figures::default() };
+    let full = Figures {
+        tx_good: 6000,
+        rx_good: 4000,
+        ..Figures::default()
+    };
     assert_eq!(detect(&link(true, true, true), &full), [false; 5]);
     // A few errors in a busy period are below the rate.
-    let few = Figures { rx_good: 4000, crc: 9, ..full };
+    let few = Figures {
+        rx_good: 4000,
+        crc: 9,
+        ..full
+    };
     assert_eq!(detect(&link(true, false, false), &few), [false; 5]);
     // One late collision is not a pattern.
     let one = Figures { late: 1, ..half };
@@ -121,52 +161,97 @@ fn healthy_links_raise_nothing() {
 #[test]
 fn errors_on_a_negotiated_full_duplex_link_are_noise_not_mismatch() {
     let mut d = Diagnosis::default();
-    let f = Figures { rx_good: 1000, crc: 40, align: 3, ..Figures::default() };
+    let f = Figures {
+        rx_good: 1000,
+        crc: 40,
+        align: 3,
+        ..Figures::default()
+    };
     let out = run(&mut d, &link(true, true, true), &[f]);
     assert_eq!(out.len(), 1);
-    assert!(out[0].starts_with("noisy link: 40 CRC errors, 3 alignment errors and 0 runts against 1000 good frames"), "{}", out[0]);
+    assert!(
+        out[0].starts_with(
+            "noisy link: 40 CRC errors, 3 alignment errors and 0 runts against 1000 good frames"
+        ),
+        "{}",
+        out[0]
+    );
     assert!(out[0].contains("Check the cable"));
     // At half duplex, receive errors without late collisions are noise too.
-    assert_eq!(detect(&link(false, true, true), &f), [false, false, true, false, false]);
+    assert_eq!(
+        detect(&link(false, true, true), &f),
+        [false, false, true, false, false]
+    );
 }
 
 #[test]
 fn pause_storm_is_a_stall_normal_flow_control_is_not() {
-    let storm = Figures { pause_rx: 20, tx_good: 0, ..Figures::default() };
+    let storm = Figures {
+        pause_rx: 20,
+        tx_good: 0,
+        ..Figures::default()
+    };
     let mut d = Diagnosis::default();
     let l = link(true, true, true);
     let out = run(&mut d, &l, &[storm]);
     assert_eq!(out.len(), 1);
-    assert!(out[0].starts_with("flow-control stall: the partner sent 20 PAUSE frames in 2 s and we sent 0 frames"), "{}", out[0]);
-    let normal = Figures { pause_rx: 20, tx_good: 8000, ..Figures::default() };
+    assert!(
+        out[0].starts_with(
+            "flow-control stall: the partner sent 20 PAUSE frames in 2 s and we sent 0 frames"
+        ),
+        "{}",
+        out[0]
+    );
+    let normal = Figures {
+        pause_rx: 20,
+        tx_good: 8000,
+        ..Figures::default()
+    };
     assert_eq!(detect(&l, &normal), [false; 5]);
     // A stall ends when the PAUSE frames stop, traffic or not.
     let out = run(&mut d, &l, &[Figures::default(), Figures::default()]);
-    assert_eq!(out, ["flow-control stall cleared: the last two periods were clean"]);
+    assert_eq!(
+        out,
+        ["flow-control stall cleared: the last two periods were clean"]
+    );
     // Half duplex has no PAUSE.
     assert_eq!(detect(&link(false, true, true), &storm), [false; 5]);
 }
 
 #[test]
 fn rx_overload_is_named_only_when_flow_control_would_cure_it() {
-    let f = Figures { rx_good: 9000, rx_no_buffers: 300, ..Figures::default() };
+    let f = Figures {
+        rx_good: 9000,
+        rx_no_buffers: 300,
+        ..Figures::default()
+    };
     let mut l = link(true, true, true);
     let mut d = Diagnosis::default();
     let out = run(&mut d, &l, &[f]);
     assert_eq!(out.len(), 1);
-    assert!(out[0].starts_with("receive overload: 300 frames dropped for lack of receive buffers"), "{}", out[0]);
+    assert!(
+        out[0].starts_with("receive overload: 300 frames dropped for lack of receive buffers"),
+        "{}",
+        out[0]
+    );
     assert!(out[0].contains("ethtool -A <dev> autoneg on rx on tx on"));
     l.tx_pause = true;
     assert_eq!(detect(&l, &f), [false; 5], "already sending PAUSE");
     l.tx_pause = false;
     l.mac_pause = false;
-    assert_eq!(detect(&l, &f), [false; 5], "82557: no flow control to offer");
+    assert_eq!(
+        detect(&l, &f),
+        [false; 5],
+        "82557: no flow control to offer"
+    );
 }
 
 #[test]
 fn stat_names_follow_the_states() {
     assert_eq!(STAT_NAMES.len(), Diagnosis::default().stats().len());
-    assert!(STAT_NAMES.iter().all(|n| n.starts_with("diag_") && n.len() < 32));
+    assert!(STAT_NAMES
+        .iter()
+        .all(|n| n.starts_with("diag_") && n.len() < 32));
     let e = Event::Cleared(Problem::RxOverload, true);
     assert_eq!(e.to_string(), "receive overload cleared (the link changed)");
 }

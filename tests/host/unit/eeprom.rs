@@ -53,7 +53,11 @@ impl Sim {
                 let addr = (bits & ((1 << self.addr_bits) - 1)) as usize;
                 let op = bits >> self.addr_bits;
                 if n == 3 + self.addr_bits && op == 0b101 {
-                    State::WriteData { addr, bits: 0, n: 0 }
+                    State::WriteData {
+                        addr,
+                        bits: 0,
+                        n: 0,
+                    }
                 } else if n == 3 + self.addr_bits && op == 0b100 {
                     match addr >> (self.addr_bits - 2) {
                         0b11 => self.write_enabled = true,
@@ -92,7 +96,11 @@ impl Sim {
                     }
                     State::Ignore
                 } else {
-                    State::WriteData { addr, bits, n: n + 1 }
+                    State::WriteData {
+                        addr,
+                        bits,
+                        n: n + 1,
+                    }
                 }
             }
             State::Ignore => State::Ignore,
@@ -229,17 +237,31 @@ fn ethtool_e_rewrites_the_checksum_and_writes_through_ewen_write_ewds() {
     let mut sim = Sim::new(words.clone());
     let mut e = Eeprom::load(&mut sim);
     // Bytes 0x41..0x43: the high byte of word 0x20 and both of 0x21.
-    let range = e.update(0x41, &[0xab, 0xcd, 0xef]).expect("inside the image");
+    let range = e
+        .update(0x41, &[0xab, 0xcd, 0xef])
+        .expect("inside the image");
     assert_eq!(range, 0x20..0x22);
     assert_eq!(e.word(0x20), (words[0x20] & 0x00ff) | 0xab00);
     assert_eq!(e.word(0x21), 0xefcd);
     assert!(e.checksum_ok(), "checksum word recomputed");
     let mut waits = 0;
     for w in range.chain(core::iter::once(e.len() - 1)) {
-        assert!(eeprom::write_word(&mut sim, e.addr_bits(), w as u16, e.word(w), || waits += 1));
+        assert!(eeprom::write_word(
+            &mut sim,
+            e.addr_bits(),
+            w as u16,
+            e.word(w),
+            || waits += 1
+        ));
     }
-    assert_eq!(waits, 9, "enable, write, disable: each waits the write time");
-    assert_eq!(sim.writes, [(0x20, e.word(0x20)), (0x21, 0xefcd), (63, e.word(63))]);
+    assert_eq!(
+        waits, 9,
+        "enable, write, disable: each waits the write time"
+    );
+    assert_eq!(
+        sim.writes,
+        [(0x20, e.word(0x20)), (0x21, 0xefcd), (63, e.word(63))]
+    );
     assert!(!sim.write_enabled, "left write-protected");
     let again = Eeprom::load(&mut sim);
     assert_eq!(again.words(), e.words());
@@ -250,7 +272,11 @@ fn ethtool_e_rewrites_the_checksum_and_writes_through_ewen_write_ewds() {
 fn ethtool_e_outside_the_image_or_on_the_checksum_is_refused() {
     let words = image(64, [0x52, 0x54, 0x00, 0x12, 0x34, 0x56]);
     let mut e = Eeprom::load(&mut Sim::new(words.clone()));
-    assert_eq!(e.update(126, &[0]), None, "the checksum word is the driver's");
+    assert_eq!(
+        e.update(126, &[0]),
+        None,
+        "the checksum word is the driver's"
+    );
     assert_eq!(e.update(125, &[0, 0]), None);
     assert_eq!(e.update(128, &[0]), None);
     assert_eq!(e.update(usize::MAX, &[0, 0]), None);

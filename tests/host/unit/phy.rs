@@ -188,7 +188,10 @@ fn latched_link_down_is_read_through() {
     let p = Phy { addr: 1, id: 0 };
     let st = phy::link_state(&mut bus, &p).unwrap();
     assert!(st.up, "the second read is the current state");
-    assert!(st.was_down, "the first, latched, read says the link went down in between");
+    assert!(
+        st.was_down,
+        "the first, latched, read says the link went down in between"
+    );
     assert!(!phy::link_state(&mut bus, &p).unwrap().was_down);
 }
 
@@ -302,17 +305,43 @@ fn pause_resolution_is_table_28b_3() {
         (P | A, P | A, true, true),
     ];
     for (l, p, rx, tx) in table {
-        assert_eq!(resolve_pause(true, l, p), Pause { rx, tx }, "local {l:#x} partner {p:#x}");
-        assert_eq!(resolve_pause(false, l, p), Pause::default(), "half duplex never pauses");
+        assert_eq!(
+            resolve_pause(true, l, p),
+            Pause { rx, tx },
+            "local {l:#x} partner {p:#x}"
+        );
+        assert_eq!(
+            resolve_pause(false, l, p),
+            Pause::default(),
+            "half duplex never pauses"
+        );
     }
 }
 
 #[test]
 fn pause_advertisement_is_linux_mapping() {
     assert_eq!(pause_advert(Pause { rx: true, tx: true }), P);
-    assert_eq!(pause_advert(Pause { rx: true, tx: false }), P | A);
-    assert_eq!(pause_advert(Pause { rx: false, tx: true }), A);
-    assert_eq!(pause_advert(Pause { rx: false, tx: false }), 0);
+    assert_eq!(
+        pause_advert(Pause {
+            rx: true,
+            tx: false
+        }),
+        P | A
+    );
+    assert_eq!(
+        pause_advert(Pause {
+            rx: false,
+            tx: true
+        }),
+        A
+    );
+    assert_eq!(
+        pause_advert(Pause {
+            rx: false,
+            tx: false
+        }),
+        0
+    );
 }
 
 #[test]
@@ -320,20 +349,44 @@ fn state_resolves_negotiated_forced_and_parallel_detected_links() {
     // Both negotiated, both everything + pause: 100/full, pause both ways.
     let s = state_from(0x1000, 0x782d, 0x05e1, 0x45e1, 0x0001);
     assert!(s.up && s.autoneg && s.lp_autoneg);
-    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: true });
+    assert_eq!(
+        s.mode,
+        LinkMode {
+            speed: 100,
+            full_duplex: true
+        }
+    );
     assert_eq!(s.pause, Pause { rx: true, tx: true });
     // Partner forced to 100/full: parallel detection sets only 100TX in LPA; half duplex, no
     // pause whatever LPA claims.
     let s = state_from(0x1000, 0x782d, 0x05e1, 0x0080, 0x0000);
     assert!(!s.lp_autoneg);
-    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: false });
+    assert_eq!(
+        s.mode,
+        LinkMode {
+            speed: 100,
+            full_duplex: false
+        }
+    );
     assert_eq!(s.pause, Pause::default());
     // Forced 100/full ourselves: BMCR says it all.
     let s = state_from(0x2100, 0x7809, 0x05e1, 0, 0);
     assert!(!s.autoneg && !s.up);
-    assert_eq!(s.mode, LinkMode { speed: 100, full_duplex: true });
+    assert_eq!(
+        s.mode,
+        LinkMode {
+            speed: 100,
+            full_duplex: true
+        }
+    );
     // Forced 10/half.
-    assert_eq!(state_from(0x0000, 0x782d, 0x01e1, 0, 0).mode, LinkMode { speed: 10, full_duplex: false });
+    assert_eq!(
+        state_from(0x0000, 0x782d, 0x01e1, 0, 0).mode,
+        LinkMode {
+            speed: 10,
+            full_duplex: false
+        }
+    );
 }
 
 #[test]
@@ -345,11 +398,20 @@ fn requests_the_phy_cannot_do_are_refused() {
     c.advertise = 0;
     assert!(check(&c, all).is_none(), "nothing to advertise");
     c.advertise = ADV_100FULL;
-    assert!(check(&c, ADV_10HALF | ADV_10FULL).is_none(), "a 10 Mb/s-only PHY");
+    assert!(
+        check(&c, ADV_10HALF | ADV_10FULL).is_none(),
+        "a 10 Mb/s-only PHY"
+    );
     c.autoneg = false;
-    c.forced = LinkMode { speed: 1000, full_duplex: true };
+    c.forced = LinkMode {
+        speed: 1000,
+        full_duplex: true,
+    };
     assert!(check(&c, all).is_none(), "no 1000 Mb/s");
-    c.forced = LinkMode { speed: 100, full_duplex: false };
+    c.forced = LinkMode {
+        speed: 100,
+        full_duplex: false,
+    };
     assert!(check(&c, all).is_some());
     assert!(check(&c, ADV_10HALF).is_none());
 }
@@ -359,30 +421,61 @@ fn config_registers() {
     let mut c = LinkConfig::new(0x01e0, true);
     // Keeps the next-page bit, sets the selector, tech and symmetric pause.
     assert_eq!(c.advertise_reg(0x8000), 0x8000 | 0x0001 | 0x01e0 | P);
-    c.pause = Pause { rx: false, tx: true };
+    c.pause = Pause {
+        rx: false,
+        tx: true,
+    };
     assert_eq!(c.advertise_reg(0x05e1), 0x0001 | 0x01e0 | A);
     c.pause_autoneg = false;
-    assert_eq!(c.advertise_reg(0x05e1), 0x01e1, "forced pause advertises none");
+    assert_eq!(
+        c.advertise_reg(0x05e1),
+        0x01e1,
+        "forced pause advertises none"
+    );
     // Autoneg: enable + restart, isolate and power-down cleared, loopback kept.
     assert_eq!(c.bmcr(0x4c00), 0x4000 | 0x1000 | 0x0200);
     c.autoneg = false;
-    c.forced = LinkMode { speed: 100, full_duplex: true };
+    c.forced = LinkMode {
+        speed: 100,
+        full_duplex: true,
+    };
     assert_eq!(c.bmcr(0x3000), 0x2100);
-    c.forced = LinkMode { speed: 10, full_duplex: false };
+    c.forced = LinkMode {
+        speed: 10,
+        full_duplex: false,
+    };
     assert_eq!(c.bmcr(0x3300), 0x0000);
 }
 
 #[test]
 fn reset_then_apply_advertises_then_sets_bmcr() {
-    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
-    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let mut bus = Bus {
+        phys: HashMap::from([(1, qemu_phy())]),
+        empty: 0,
+        writes: vec![],
+        link_latched_low: false,
+    };
+    let p = Phy {
+        addr: 1,
+        id: 0x0154_02a8,
+    };
     let mut c = LinkConfig::new(0x01e0, true);
     c.autoneg = false;
-    c.forced = LinkMode { speed: 100, full_duplex: true };
+    c.forced = LinkMode {
+        speed: 100,
+        full_duplex: true,
+    };
     phy::reset_start(&mut bus, &p).unwrap();
     assert_eq!(phy::reset_done(&mut bus, &p), Some(true));
     phy::apply(&mut bus, &p, &c).unwrap();
-    assert_eq!(bus.writes, [(1, MII_BMCR, 0x8000), (1, 4, 0x01e1 | P), (1, MII_BMCR, 0x2100)]);
+    assert_eq!(
+        bus.writes,
+        [
+            (1, MII_BMCR, 0x8000),
+            (1, 4, 0x01e1 | P),
+            (1, MII_BMCR, 0x2100)
+        ]
+    );
     // A PHY stuck in reset says so; the caller's poll gives up, nothing hangs here.
     struct Stuck;
     impl Mdio for Stuck {
@@ -398,8 +491,16 @@ fn reset_then_apply_advertises_then_sets_bmcr() {
 
 #[test]
 fn ensure_writes_only_what_differs() {
-    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
-    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let mut bus = Bus {
+        phys: HashMap::from([(1, qemu_phy())]),
+        empty: 0,
+        writes: vec![],
+        link_latched_low: false,
+    };
+    let p = Phy {
+        addr: 1,
+        id: 0x0154_02a8,
+    };
     let c = LinkConfig::new(0x01e0, true);
     // The PHY advertises what the default configuration wants: nothing to write.
     let adv = c.advertise_reg(0);
@@ -418,8 +519,16 @@ fn ensure_writes_only_what_differs() {
 
 #[test]
 fn mdix_follows_e100c_rule() {
-    let p = Phy { addr: 1, id: 0x0154_02a8 };
-    let mut bus = Bus { phys: HashMap::from([(1, qemu_phy())]), empty: 0, writes: vec![], link_latched_low: false };
+    let p = Phy {
+        addr: 1,
+        id: 0x0154_02a8,
+    };
+    let mut bus = Bus {
+        phys: HashMap::from([(1, qemu_phy())]),
+        empty: 0,
+        writes: vec![],
+        link_latched_low: false,
+    };
     phy::quirks(&mut bus, &p, phy::Mdix::Off, false).unwrap();
     assert!(bus.writes.is_empty());
     phy::quirks(&mut bus, &p, phy::Mdix::Always, false).unwrap();
@@ -438,14 +547,25 @@ fn mdix_follows_e100c_rule() {
 fn restart_only_with_autoneg_and_82552_hook() {
     let mut regs = qemu_phy();
     regs[0] = 0x1000;
-    let mut bus = Bus { phys: HashMap::from([(1, regs)]), empty: 0, writes: vec![], link_latched_low: false };
-    let p = Phy { addr: 1, id: 0x0154_02a8 };
+    let mut bus = Bus {
+        phys: HashMap::from([(1, regs)]),
+        empty: 0,
+        writes: vec![],
+        link_latched_low: false,
+    };
+    let p = Phy {
+        addr: 1,
+        id: 0x0154_02a8,
+    };
     assert_eq!(phy::restart_an(&mut bus, &p), Some(true));
     assert_eq!(bus.writes, [(1, MII_BMCR, 0x1200)]);
     bus.phys.get_mut(&1).unwrap()[0] = 0x2100;
     assert_eq!(phy::restart_an(&mut bus, &p), Some(false));
     // The 82552 gets 100/full added to an autonegotiation BMCR write when it advertises it.
-    let v = Phy { addr: 1, id: phy::PHY_82552_V };
+    let v = Phy {
+        addr: 1,
+        id: phy::PHY_82552_V,
+    };
     bus.phys.get_mut(&1).unwrap()[4] = 0x05e1;
     bus.writes.clear();
     phy::write_bmcr(&mut bus, &v, 0x1200).unwrap();
@@ -456,5 +576,9 @@ fn restart_only_with_autoneg_and_82552_hook() {
     assert_eq!(bus.writes, [(1, MII_BMCR, 0x3200)]);
     bus.writes.clear();
     phy::write_bmcr(&mut bus, &v, 0x0100).unwrap();
-    assert_eq!(bus.writes, [(1, MII_BMCR, 0x0100)], "forced writes untouched");
+    assert_eq!(
+        bus.writes,
+        [(1, MII_BMCR, 0x0100)],
+        "forced writes untouched"
+    );
 }
