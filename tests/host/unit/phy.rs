@@ -9,6 +9,18 @@ struct Bus {
     link_latched_low: bool,
 }
 
+impl Bus {
+    /// A bus with these PHYs (address, registers); other addresses read `empty` (0).
+    fn with<const N: usize>(phys: [(u8, [u16; 32]); N]) -> Self {
+        Bus {
+            phys: HashMap::from(phys),
+            empty: 0,
+            writes: vec![],
+            link_latched_low: false,
+        }
+    }
+}
+
 impl Mdio for Bus {
     fn read(&mut self, addr: u8, reg: u8) -> Option<u16> {
         let Some(regs) = self.phys.get(&addr) else {
@@ -41,14 +53,15 @@ fn qemu_phy() -> [u16; 32] {
     r
 }
 
+/// QEMU's PHY as the scan finds it.
+const QEMU_PHY_AT_1: Phy = Phy {
+    addr: 1,
+    id: 0x0154_02a8,
+};
+
 #[test]
 fn finds_qemu_phy_at_address_1() {
-    let mut bus = Bus {
-        phys: HashMap::from([(1, qemu_phy())]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
+    let mut bus = Bus::with([(1, qemu_phy())]);
     let p = phy::probe(&mut bus).expect("phy");
     assert_eq!(
         p,
@@ -82,12 +95,7 @@ fn isolated_phy_is_unisolated_last() {
     // back onto the MII.
     let mut regs = qemu_phy();
     regs[0] |= BMCR_ISOLATE;
-    let mut bus = Bus {
-        phys: HashMap::from([(1, regs)]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
+    let mut bus = Bus::with([(1, regs)]);
     let p = phy::probe(&mut bus).unwrap();
     phy::select(&mut bus, &p).unwrap();
     assert_eq!(bus.writes.last(), Some(&(1, MII_BMCR, 0x3000)));
@@ -449,16 +457,8 @@ fn config_registers() {
 
 #[test]
 fn reset_then_apply_advertises_then_sets_bmcr() {
-    let mut bus = Bus {
-        phys: HashMap::from([(1, qemu_phy())]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
-    let p = Phy {
-        addr: 1,
-        id: 0x0154_02a8,
-    };
+    let mut bus = Bus::with([(1, qemu_phy())]);
+    let p = QEMU_PHY_AT_1;
     let mut c = LinkConfig::new(0x01e0, true);
     c.autoneg = false;
     c.forced = LinkMode {
@@ -491,16 +491,8 @@ fn reset_then_apply_advertises_then_sets_bmcr() {
 
 #[test]
 fn ensure_writes_only_what_differs() {
-    let mut bus = Bus {
-        phys: HashMap::from([(1, qemu_phy())]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
-    let p = Phy {
-        addr: 1,
-        id: 0x0154_02a8,
-    };
+    let mut bus = Bus::with([(1, qemu_phy())]);
+    let p = QEMU_PHY_AT_1;
     let c = LinkConfig::new(0x01e0, true);
     // The PHY advertises what the default configuration wants: nothing to write.
     let adv = c.advertise_reg(0);
@@ -519,16 +511,8 @@ fn ensure_writes_only_what_differs() {
 
 #[test]
 fn mdix_follows_e100c_rule() {
-    let p = Phy {
-        addr: 1,
-        id: 0x0154_02a8,
-    };
-    let mut bus = Bus {
-        phys: HashMap::from([(1, qemu_phy())]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
+    let p = QEMU_PHY_AT_1;
+    let mut bus = Bus::with([(1, qemu_phy())]);
     phy::quirks(&mut bus, &p, phy::Mdix::Off, false).unwrap();
     assert!(bus.writes.is_empty());
     phy::quirks(&mut bus, &p, phy::Mdix::Always, false).unwrap();
@@ -547,16 +531,8 @@ fn mdix_follows_e100c_rule() {
 fn restart_only_with_autoneg_and_82552_hook() {
     let mut regs = qemu_phy();
     regs[0] = 0x1000;
-    let mut bus = Bus {
-        phys: HashMap::from([(1, regs)]),
-        empty: 0,
-        writes: vec![],
-        link_latched_low: false,
-    };
-    let p = Phy {
-        addr: 1,
-        id: 0x0154_02a8,
-    };
+    let mut bus = Bus::with([(1, regs)]);
+    let p = QEMU_PHY_AT_1;
     assert_eq!(phy::restart_an(&mut bus, &p), Some(true));
     assert_eq!(bus.writes, [(1, MII_BMCR, 0x1200)]);
     bus.phys.get_mut(&1).unwrap()[0] = 0x2100;
