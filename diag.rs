@@ -227,20 +227,30 @@ impl Diagnosis {
     }
 }
 
+/// A count and its noun, in the right number ("1 runt", "56 runts", "0 CRC errors").
+struct Count(u64, &'static str);
+
+impl fmt::Display for Count {
+    fn fmt(&self, w: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.0 == 1 { "" } else { "s" };
+        write!(w, "{} {}{}", self.0, self.1, s)
+    }
+}
+
 impl fmt::Display for Event {
     fn fmt(&self, w: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::Raised(Problem::MismatchWeFull, l, f) => {
                 write!(
                     w,
-                    "duplex mismatch suspected: {} CRC errors, {} alignment errors and {} runts \
-                     against {} good frames received in 2 s, and no collision seen, at {} Mbps \
+                    "duplex mismatch suspected: {}, {} and {} against {} received in 2 s, and \
+                     no collision seen, at {} Mbps \
                      full duplex: the partner appears to be half duplex while we are {}. Fix: \
                      enable autonegotiation on both ends or force both the same",
-                    f.crc,
-                    f.align,
-                    f.runts,
-                    f.rx_good,
+                    Count(f.crc, "CRC error"),
+                    Count(f.align, "alignment error"),
+                    Count(f.runts, "runt"),
+                    Count(f.rx_good, "good frame"),
                     l.speed,
                     if l.autoneg {
                         "at full without having negotiated it"
@@ -251,13 +261,13 @@ impl fmt::Display for Event {
             }
             Event::Raised(Problem::MismatchWeHalf, l, f) => write!(
                 w,
-                "duplex mismatch suspected: {} late collisions ({} collisions, {} frames \
-                 dropped after 16 attempts) against {} frames sent in 2 s at {} Mbps half \
+                "duplex mismatch suspected: {} ({}, {} dropped after 16 attempts) against \
+                 {} sent in 2 s at {} Mbps half \
                  duplex: the partner appears to be full duplex while we are half{}. Fix: {}",
-                f.late,
-                f.collisions,
-                f.excessive,
-                f.tx_good,
+                Count(f.late, "late collision"),
+                Count(f.collisions, "collision"),
+                Count(f.excessive, "frame"),
+                Count(f.tx_good, "frame"),
                 l.speed,
                 if l.autoneg && !l.lp_autoneg {
                     " (it did not negotiate, so we fell back to half duplex)"
@@ -274,29 +284,30 @@ impl fmt::Display for Event {
             ),
             Event::Raised(Problem::NoisyLink, l, f) => write!(
                 w,
-                "noisy link: {} CRC errors, {} alignment errors and {} runts against {} good \
-                 frames received in 2 s at {} Mbps {} duplex, which no duplex mismatch \
+                "noisy link: {}, {} and {} against {} received in 2 s at {} Mbps {} duplex, \
+                 which no duplex mismatch \
                  explains. Check the cable, its length and the connectors",
-                f.crc,
-                f.align,
-                f.runts,
-                f.rx_good,
+                Count(f.crc, "CRC error"),
+                Count(f.align, "alignment error"),
+                Count(f.runts, "runt"),
+                Count(f.rx_good, "good frame"),
                 l.speed,
                 if l.full_duplex { "full" } else { "half" }
             ),
             Event::Raised(Problem::PauseStall, _, f) => write!(
                 w,
-                "flow-control stall: the partner sent {} PAUSE frames in 2 s and we sent {} \
-                 frames: it is holding our transmitter. The congestion is on its receive side \
+                "flow-control stall: the partner sent {} in 2 s and we sent {}: it is \
+                 holding our transmitter. The congestion is on its receive side \
                  (check the partner, or the switch port's flow control)",
-                f.pause_rx, f.tx_good
+                Count(f.pause_rx, "PAUSE frame"),
+                Count(f.tx_good, "frame")
             ),
             Event::Raised(Problem::RxOverload, _, f) => write!(
                 w,
-                "receive overload: {} frames dropped for lack of receive buffers in 2 s with \
+                "receive overload: {} dropped for lack of receive buffers in 2 s with \
                  flow control off. Fix: enable it (ethtool -A <dev> autoneg on rx on tx on) \
                  or enlarge the receive ring (ethtool -G <dev> rx 256)",
-                f.rx_no_buffers
+                Count(f.rx_no_buffers, "frame")
             ),
             Event::Cleared(p, relink) => write!(
                 w,

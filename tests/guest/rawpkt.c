@@ -28,6 +28,10 @@
  *   rawpkt icmp-len IFACE N
  *	Prints, for each of the next N ICMP echo replies received, its length and whether the
  *	frame ends with its IP packet ("no-fcs") or with a correct FCS after it ("fcs-ok").
+ *   rawpkt short IFACE SECONDS
+ *	Prints "<short> <all>": of the frames IFACE received in the next SECONDS, how many were
+ *	shorter than the 60-byte minimum (runts; only a NIC that saves bad frames passes them
+ *	up, since QEMU pads every good frame to 60), and how many there were in all.
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -412,6 +416,31 @@ static int icmp_len(int fd, int n)
 	return got == n ? 0 : 1;
 }
 
+static int short_frames(int fd, int seconds)
+{
+	unsigned char f[2048];
+	time_t end = time(NULL) + seconds;
+	unsigned long runts = 0, all = 0;
+
+	while (time(NULL) < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		ssize_t n;
+
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		n = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0 || from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		all++;
+		if (n < ETH_ZLEN)
+			runts++;
+	}
+	printf("%lu %lu\n", runts, all);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
@@ -437,11 +466,13 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "short") && atoi(argv[3]) > 0)
+		return short_frames(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
 		return icmp_len(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
-			" unjoined IFACE | flood IFACE N\n");
+			" unjoined IFACE | flood IFACE N | short IFACE SECONDS | icmp-len IFACE N\n");
 	return 2;
 }

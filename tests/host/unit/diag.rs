@@ -53,9 +53,8 @@ fn forced_full_against_half_partner_is_named_in_one_period() {
     let out = run(&mut d, &l, &[forced_full_vs_half()]);
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(
-        out[0].starts_with(
-            "duplex mismatch suspected: 0 CRC errors, 1 alignment errors and 90 runts"
-        ),
+        out[0]
+            .starts_with("duplex mismatch suspected: 0 CRC errors, 1 alignment error and 90 runts"),
         "{}",
         out[0]
     );
@@ -282,4 +281,35 @@ fn adaptive_ifs_follows_e100c_rule() {
     assert_eq!(adaptive_ifs(0, &half, 101, 4), 0);
     // Full duplex: left alone.
     assert_eq!(adaptive_ifs(20, &link(true, true, true), 5000, 1000), 20);
+}
+
+#[test]
+fn counts_in_messages_agree_in_number() {
+    // The field's pause storm: 21 PAUSE frames against a single frame sent.
+    let storm = Figures {
+        pause_rx: 21,
+        tx_good: 1,
+        ..Figures::default()
+    };
+    let out = run(&mut Diagnosis::default(), &link(true, true, true), &[storm]);
+    assert!(
+        out[0].starts_with(
+            "flow-control stall: the partner sent 21 PAUSE frames in 2 s and we sent 1 frame: "
+        ),
+        "{}",
+        out[0]
+    );
+    let f = Figures {
+        rx_good: 1,
+        crc: 1,
+        align: 0,
+        runts: 60,
+        ..Figures::default()
+    };
+    let out = run(&mut Diagnosis::default(), &link(true, false, true), &[f]);
+    assert!(
+        out[0].starts_with("duplex mismatch suspected: 1 CRC error, 0 alignment errors and 60 runts against 1 good frame received"),
+        "{}",
+        out[0]
+    );
 }
