@@ -227,7 +227,7 @@
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use kernel::prelude::*;
 use kernel::{
-    c_str, delay, dev_err, dev_warn,
+    c_str, delay, dev_err, dev_info, dev_warn,
     device::{self, Bound, Core},
     devres::{ClassDevres, Devres},
     dma::{CoherentAllocation, DmaMask},
@@ -382,6 +382,9 @@ pub(crate) struct Nic {
     rx_count: AtomicU32,
     tx_count: AtomicU32,
     phy: Phy,
+    /// A board without an MII PHY: its MDI registers are emulated ([`phy::EmulatedMii`]) and
+    /// the MAC talks to the 82503 serial interface.
+    non_mii: Option<phy::NonMii>,
     mem: CoherentAllocation<Mem>,
     /// Serialises MDI transactions (the MDI control register holds one at a time).
     #[pin]
@@ -474,8 +477,9 @@ const MDI_READY: u32 = 0x1000_0000;
 /// Polls for the ready bit, 20 us apart.
 const MDI_POLLS: u32 = 100;
 
-/// The MDI bus, on the CSR. Hold `mdio_lock` while using it.
-struct MdiBus<'a>(&'a Io<{ hw::CSR_LEN }>);
+/// The MDI bus, on the CSR, or, on a board without an MII PHY (`true`), the emulated
+/// registers of [`phy::EmulatedMii`]. Hold `mdio_lock` while using it.
+struct MdiBus<'a>(&'a Io<{ hw::CSR_LEN }>, bool);
 
 impl MdiBus<'_> {
     fn transact(&mut self, dir: u32, addr: u8, reg: u8, data: u16) -> Option<u16> {
@@ -507,10 +511,16 @@ impl MdiBus<'_> {
 
 impl phy::Mdio for MdiBus<'_> {
     fn read(&mut self, addr: u8, reg: u8) -> Option<u16> {
+        if self.1 {
+            return phy::EmulatedMii.read(addr, reg);
+        }
         self.transact(MDI_READ, addr, reg, 0)
     }
 
     fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
+        if self.1 {
+            return phy::EmulatedMii.write(addr, reg, val);
+        }
         self.transact(MDI_WRITE, addr, reg, val).is_some()
     }
 }
@@ -530,7 +540,7 @@ impl Nic {
     ) -> Result<R> {
         let csr = self.csr(dev)?;
         let _guard = self.mdio_lock.lock();
-        Ok(f(&mut MdiBus(csr)))
+        Ok(f(&mut MdiBus(csr, self.non_mii.is_some())))
     }
 
     /// The PHY's link state. A link that went down since the last look (BMSR's link bit
@@ -590,7 +600,7 @@ impl Nic {
             promiscuous: flags & kernel::bindings::net_device_flags_IFF_PROMISC != 0,
             multicast_all: flags & kernel::bindings::net_device_flags_IFF_ALLMULTI != 0
                 || addrs.mc_count() > desc::MAX_MULTICAST,
-            mii: true,
+            mii: self.non_mii.is_none(),
             full_duplex_force: self.mac_fdx_force.load(Ordering::Relaxed),
             tx_pause: self.mac_tx_pause.load(Ordering::Relaxed),
             loopback: lb,
@@ -1053,7 +1063,7 @@ impl E100Driver {
             hw_reset(io);
             pdev.set_master();
             let eeprom = Eeprom::load(&mut EepromPins(io));
-            let found = phy::probe(&mut MdiBus(io));
+            let found = phy::probe(&mut MdiBus(io, false));
             (eeprom, found)
         };
 
@@ -1091,11 +1101,25 @@ impl E100Driver {
             );
         }
 
-        let Some(phy) = found else {
-            dev_err!(pdev, "No PHY answers on the MDI bus\n");
-            return Err(ENODEV);
+        // No PHY answers: a board the EEPROM says has no MII PHY goes on with emulated
+        // registers (e100.c's rule, after the scan since EEPROM contents are less reliable).
+        let (phy, non_mii) = match found {
+            Some(phy) => (phy, None),
+            None => {
+                let Some(kind) = phy::NonMii::from_eeprom(eeprom.word(hw::EEPROM_PHY_IFACE)) else {
+                    dev_err!(pdev, "No PHY answers on the MDI bus, aborting\n");
+                    return Err(ENODEV);
+                };
+                dev_info!(
+                    pdev,
+                    "No MII PHY ({} per the EEPROM): 82503 serial interface, link reported up at 10 Mb/s full duplex\n",
+                    kind.name()
+                );
+                (phy::EmulatedMii::PHY, Some(kind))
+            }
         };
-        if phy::select(&mut MdiBus(csr.access(bound)?), &phy).is_none() {
+        let emulated = non_mii.is_some();
+        if phy::select(&mut MdiBus(csr.access(bound)?, emulated), &phy).is_none() {
             dev_err!(
                 pdev,
                 "PHY at address {} did not take its selection (MDI timeout)\n",
@@ -1106,7 +1130,9 @@ impl E100Driver {
 
         // Automatic MDI/MDI-X switching: the 82550 and later, or an ICH part whose EEPROM asks
         // for it (e100.c's rule).
-        let mdix = if mac >= Mac::M82550_D102 {
+        let mdix = if emulated {
+            phy::Mdix::Off
+        } else if mac >= Mac::M82550_D102 {
             phy::Mdix::Always
         } else if ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0 {
             phy::Mdix::IfCapable
@@ -1114,7 +1140,7 @@ impl E100Driver {
             phy::Mdix::Off
         };
         let bmsr = {
-            let mut bus = MdiBus(csr.access(bound)?);
+            let mut bus = MdiBus(csr.access(bound)?, emulated);
             if phy::quirks(&mut bus, &phy, mdix, false).is_none() {
                 dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
             }
@@ -1142,6 +1168,7 @@ impl E100Driver {
                 rx_count: AtomicU32::new(rings::RFDS.0),
                 tx_count: AtomicU32::new(rings::CBS.0),
                 phy,
+                non_mii,
                 mem,
                 mdio_lock <- new_spinlock!((), "e100_rs::mdio_lock"),
                 cu <- new_spinlock!(

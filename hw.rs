@@ -25,6 +25,8 @@ pub(crate) const EEPROM_CTRL_LO: usize = 0x0e;
 /// (ICH parts; e100.c's `eeprom_cnfg_mdix` and `eeprom_mdix_enabled`).
 pub(crate) const EEPROM_CNFG_MDIX: usize = 3;
 pub(crate) const EEPROM_MDIX_ENABLED: u16 = 1 << 7;
+/// EEPROM word 6: the PHY's interface type in bits 8-11 (e100.c's `eeprom_phy_iface`).
+pub(crate) const EEPROM_PHY_IFACE: usize = 6;
 /// MDI control: management access to the PHY.
 pub(crate) const MDI_CTRL: usize = 0x10;
 /// Length of the CSR block every 8255x has (the C driver's `struct csr`).

@@ -87,6 +87,10 @@ pub(crate) const BMCR_ISOLATE: u16 = 0x0400;
 pub(crate) const BMCR_LOOPBACK: u16 = 0x4000;
 /// BMSR: link is up (latched low: read twice for the current state).
 pub(crate) const BMSR_LSTATUS: u16 = 0x0004;
+/// BMSR: the PHY can autonegotiate.
+pub(crate) const BMSR_ANEGCAPABLE: u16 = 0x0008;
+/// BMSR: autonegotiation complete.
+pub(crate) const BMSR_ANEGCOMPLETE: u16 = 0x0020;
 
 /// The highest PHY address on an MDI bus.
 pub(crate) const MAX_ADDR: u8 = 31;
@@ -97,6 +101,74 @@ pub(crate) trait Mdio {
     fn read(&mut self, addr: u8, reg: u8) -> Option<u16>;
     /// Writes `val` to register `reg` of the PHY at `addr`; `false` if the bus timed out.
     fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool;
+}
+
+/// A board without an MII PHY (an 82503 serial interface, or a Seeq 80C24 AutoDUPLEX adapter
+/// behind it), which no scan finds: the EEPROM's PHY interface type (word 6, bits 8-11) says
+/// so, and e100.c then emulates the registers a driver reads. The 8255x is then configured
+/// for the 82503 serial interface (Configure's MII bit clear).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NonMii {
+    /// "No such PHY".
+    None,
+    /// Intel 82503 serial interface.
+    I82503,
+    /// Seeq 80C24 (the one case e100.c reports as tested).
+    S80C24,
+}
+
+impl NonMii {
+    /// The board's non-MII interface from EEPROM word 6, or `None` if the EEPROM names an
+    /// MII PHY (then a scan that finds nothing is a fault).
+    pub(crate) fn from_eeprom(word6: u16) -> Option<NonMii> {
+        match (word6 >> 8) & 0x0f {
+            0 => Some(NonMii::None),
+            3 => Some(NonMii::I82503),
+            6 => Some(NonMii::S80C24),
+            _ => None,
+        }
+    }
+
+    /// The name for the probe message.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            NonMii::None => "no PHY",
+            NonMii::I82503 => "82503",
+            NonMii::S80C24 => "80C24",
+        }
+    }
+}
+
+/// The register file e100_rs presents for a board without an MII PHY: a link that is always
+/// up, autonegotiated, 10 Mb/s full duplex (what e100.c's emulation reports, made consistent:
+/// BMSR says negotiation is complete and the partner's page matches ours, so the resolution
+/// code needs no special case). Writes are accepted and change nothing; registers not listed
+/// read all ones, as from an empty address.
+pub(crate) struct EmulatedMii;
+
+impl EmulatedMii {
+    /// The PHY "address" of the emulation (e100.c uses 0).
+    pub(crate) const PHY: Phy = Phy { addr: 0, id: 0 };
+}
+
+impl Mdio for EmulatedMii {
+    fn read(&mut self, _addr: u8, reg: u8) -> Option<u16> {
+        const PAGE: u16 = ADV_10HALF | ADV_10FULL | ADV_CSMA;
+        Some(match reg {
+            MII_BMCR => BMCR_ANENABLE | BMCR_FULLDPLX,
+            MII_BMSR => {
+                BMSR_LSTATUS | BMSR_ANEGCAPABLE | BMSR_ANEGCOMPLETE | BMSR_10HALF | BMSR_10FULL
+            }
+            MII_PHYSID1 | MII_PHYSID2 => 0,
+            MII_ADVERTISE | MII_LPA => PAGE,
+            MII_EXPANSION => EXPANSION_NWAY,
+            _ => 0xffff,
+        })
+    }
+
+    fn write(&mut self, _addr: u8, _reg: u8, _val: u16) -> bool {
+        true
+    }
 }
 
 /// Known PHYs, by identifier as e100.c composes it (register 3 in the high half, register 2 in
@@ -478,12 +550,19 @@ pub(crate) fn apply<M: Mdio>(m: &mut M, phy: &Phy, cfg: &LinkConfig) -> Option<(
 /// Applies `cfg` only if the PHY does not already do it (its advertisement, or its BMCR mode
 /// bits, differ): at bring-up, so that the configuration the driver reports (the default one
 /// included, which advertises PAUSE where the MAC can do it) is what the PHY negotiates, without
-/// restarting a negotiation that already says the right thing. Returns whether it wrote.
+/// restarting a negotiation that already says the right thing. With autonegotiation on, BMCR's
+/// speed and duplex bits mean nothing (QEMU's PHY leaves 100 Mb/s set there) and are not
+/// compared. Returns whether it wrote.
 pub(crate) fn ensure<M: Mdio>(m: &mut M, phy: &Phy, cfg: &LinkConfig) -> Option<bool> {
-    const MODE: u16 = BMCR_ANENABLE | BMCR_SPEED100 | BMCR_FULLDPLX | BMCR_ISOLATE | BMCR_PDOWN;
+    const MODE: u16 = BMCR_ANENABLE | BMCR_ISOLATE | BMCR_PDOWN;
+    let mode = if cfg.autoneg {
+        MODE
+    } else {
+        MODE | BMCR_SPEED100 | BMCR_FULLDPLX
+    };
     let adv = m.read(phy.addr, MII_ADVERTISE)?;
     let bmcr = m.read(phy.addr, MII_BMCR)?;
-    if adv == cfg.advertise_reg(adv) && bmcr & MODE == cfg.bmcr(bmcr) & MODE {
+    if adv == cfg.advertise_reg(adv) && bmcr & mode == cfg.bmcr(bmcr) & mode {
         return Some(false);
     }
     apply(m, phy, cfg)?;

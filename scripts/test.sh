@@ -497,13 +497,14 @@ pair() { # pair DRIVER
 
 # The link-partner suite runs on the harness QEMU (scripts/build-qemu.sh), with a control line
 # from the guest to the model (scripts/qemu-run.sh --lp-dir).
-# harness_boot SUITE DRIVER SECONDS: SUITE on the harness QEMU with its control line; 1 if
-# there is no harness QEMU (build/harness-qemu failed: the suite's tests do not report).
+# harness_boot SUITE DRIVER SECONDS [NIC-PROPS]: SUITE on the harness QEMU with its control
+# line (and the model's properties NIC-PROPS); 1 if there is no harness QEMU
+# (build/harness-qemu failed: the suite's tests do not report).
 harness_boot() {
 	local logf="$OUT/$1-$2.log"
 	[ -n "$HQEMU" ] || return 1
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite "$1" --driver "$2" --mac "$MAC" --log "$logf" \
-		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" \
+		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" ${4:+--nic-props "$4"} \
 		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
 	collect "$logf" "$2/$1"
 }
@@ -538,8 +539,10 @@ stock_mode() { # stock_mode DRIVER
 
 # The ethtool surface (tests/guest/ethtool.sh), on the harness QEMU: its PHY keeps the LED
 # register that `ethtool -p` drives, which stock QEMU's discards.
+# Then a board without an MII PHY (tests/guest/nomii.sh): the model's no-mii property.
 ethtool_suite() { # ethtool_suite DRIVER
 	harness_boot ethtool "$1" 600 || return 0
+	harness_boot nomii "$1" 120 no-mii=on
 }
 
 basic() { # basic DRIVER

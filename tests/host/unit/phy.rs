@@ -502,6 +502,12 @@ fn ensure_writes_only_what_differs() {
     bus.writes.clear();
     assert_eq!(phy::ensure(&mut bus, &p, &c), Some(false));
     assert!(bus.writes.is_empty());
+    // QEMU's PHY as reset leaves it, autonegotiating with BMCR's 100 Mb/s bit set (which
+    // autonegotiation ignores): nothing to write, no negotiation restarted.
+    phy::Mdio::write(&mut bus, 1, MII_BMCR, 0x3000);
+    bus.writes.clear();
+    assert_eq!(phy::ensure(&mut bus, &p, &c), Some(false));
+    assert!(bus.writes.is_empty());
     // A PHY that lost its PAUSE bits (a reset, another driver): advertised again, AN restarted.
     phy::Mdio::write(&mut bus, 1, 4, 0x01e1);
     bus.writes.clear();
@@ -557,4 +563,45 @@ fn restart_only_with_autoneg_and_82552_hook() {
         [(1, MII_BMCR, 0x0100)],
         "forced writes untouched"
     );
+}
+
+#[test]
+fn board_without_mii_phy_is_recognised_from_the_eeprom() {
+    // Word 6, bits 8-11: 0 no such PHY, 3 82503, 6 80C24; 1 (82553) is an MII PHY.
+    assert_eq!(phy::NonMii::from_eeprom(0x0000), Some(phy::NonMii::None));
+    assert_eq!(phy::NonMii::from_eeprom(0x0301), Some(phy::NonMii::I82503));
+    assert_eq!(phy::NonMii::from_eeprom(0xf6ff), Some(phy::NonMii::S80C24));
+    assert_eq!(phy::NonMii::from_eeprom(0x0100), None);
+    assert_eq!(phy::NonMii::from_eeprom(0x0700), None);
+}
+
+#[test]
+fn emulated_mii_is_a_link_up_at_10_full_that_ignores_writes() {
+    let mut m = phy::EmulatedMii;
+    let p = phy::EmulatedMii::PHY;
+    let st = phy::link_state(&mut m, &p).unwrap();
+    assert!(st.up && !st.was_down && st.autoneg && st.lp_autoneg);
+    assert_eq!(
+        st.mode,
+        LinkMode {
+            speed: 10,
+            full_duplex: true
+        }
+    );
+    // The driver's default configuration is already what the emulation advertises: bring-up
+    // writes nothing, and a reset completes at once.
+    let bmsr = phy::Mdio::read(&mut m, 0, phy::MII_BMSR).unwrap();
+    let c = LinkConfig::new(phy::abilities(bmsr), false);
+    assert_eq!(phy::ensure(&mut m, &p, &c), Some(false));
+    phy::reset_start(&mut m, &p).unwrap();
+    assert_eq!(phy::reset_done(&mut m, &p), Some(true));
+    // 100 Mb/s is refused: the emulation only has 10.
+    let mut c100 = c;
+    c100.autoneg = false;
+    c100.forced = LinkMode {
+        speed: 100,
+        full_duplex: true,
+    };
+    assert_eq!(phy::check(&c100, phy::abilities(bmsr)), None);
+    assert_eq!(phy::probe(&mut m).map(|p| p.id), Some(0));
 }
