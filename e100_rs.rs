@@ -32,7 +32,11 @@
 //! refuses the probe with `EAGAIN` unless `eeprom_bad_csum_allow` is set (then a bad address is
 //! replaced by a random one). The PHY is found on the MDI bus ([`phy`]), scanning 1, 0, 2..31;
 //! every other address is then isolated and the PHY un-isolated, last (the 82552 answers on
-//! every address, so the isolation reaches it too), here and again on every bring-up. One
+//! every address, so the isolation reaches it too), here and again on every bring-up. When no
+//! address answers and the EEPROM says the board has no MII PHY (word 6: none, 82503, 80C24),
+//! the PHY registers are emulated ([`phy::EmulatedMii`]: a link always up at 10 Mb/s full
+//! duplex) and Configure selects the 82503 serial interface, as e100.c does; otherwise the probe
+//! fails with `ENODEV`. One
 //! coherent block, [`Mem`], receives the self-test result and the statistics dumps. The
 //! net_device is registered as `eth%d` with the EEPROM's address; probe is written as ordinary
 //! fallible code ([`E100Driver::setup`]) wrapped into the initialiser the PCI core expects.
