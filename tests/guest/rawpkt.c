@@ -28,10 +28,12 @@
  *   rawpkt icmp-len IFACE N
  *	Prints, for each of the next N ICMP echo replies received, its length and whether the
  *	frame ends with its IP packet ("no-fcs") or with a correct FCS after it ("fcs-ok").
- *   rawpkt short IFACE SECONDS
- *	Prints "<short> <all>": of the frames IFACE received in the next SECONDS, how many were
- *	shorter than the 60-byte minimum (runts; only a NIC that saves bad frames passes them
- *	up, since QEMU pads every good frame to 60), and how many there were in all.
+ *   rawpkt damaged IFACE SECONDS
+ *	Prints "<damaged> <all>": of the frames IFACE received in the next SECONDS, how many were
+ *	damaged, and how many there were in all. Damaged: shorter than the 60-byte minimum (QEMU
+ *	pads every good frame to 60, so a shorter one is a fragment), or IPv4 with a header that
+ *	is not one (version, length, checksum) or a packet longer than the frame (cut short).
+ *	Only a NIC that saves bad frames passes such frames up.
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -416,11 +418,32 @@ static int icmp_len(int fd, int n)
 	return got == n ? 0 : 1;
 }
 
-static int short_frames(int fd, int seconds)
+/* Whether a received frame of n bytes is damaged (see "damaged" above). */
+static int is_damaged(const unsigned char *f, ssize_t n)
+{
+	const unsigned char *ip = f + 14;
+	unsigned int ihl, sum = 0, i;
+
+	if (n < ETH_ZLEN)
+		return 1;
+	if (type_of(f) != 0x0800)
+		return 0;
+	ihl = (ip[0] & 0x0f) * 4u;
+	if (ip[0] >> 4 != 4 || ihl < 20 || 14 + ihl > (size_t)n ||
+	    14 + (size_t)(ip[2] << 8 | ip[3]) > (size_t)n)
+		return 1;
+	for (i = 0; i < ihl; i += 2)
+		sum += ip[i] << 8 | ip[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum != 0xffff;
+}
+
+static int damaged_frames(int fd, int seconds)
 {
 	unsigned char f[2048];
 	time_t end = time(NULL) + seconds;
-	unsigned long runts = 0, all = 0;
+	unsigned long bad = 0, all = 0;
 
 	while (time(NULL) < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -434,10 +457,9 @@ static int short_frames(int fd, int seconds)
 		if (n < 0 || from.sll_pkttype == PACKET_OUTGOING)
 			continue;
 		all++;
-		if (n < ETH_ZLEN)
-			runts++;
+		bad += is_damaged(f, n);
 	}
-	printf("%lu %lu\n", runts, all);
+	printf("%lu %lu\n", bad, all);
 	return 0;
 }
 
@@ -466,13 +488,13 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
-	if (argc >= 4 && !strcmp(argv[1], "short") && atoi(argv[3]) > 0)
-		return short_frames(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "damaged") && atoi(argv[3]) > 0)
+		return damaged_frames(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
 		return icmp_len(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
-			" unjoined IFACE | flood IFACE N | short IFACE SECONDS | icmp-len IFACE N\n");
+			" unjoined IFACE | flood IFACE N | damaged IFACE SECONDS | icmp-len IFACE N\n");
 	return 2;
 }
