@@ -148,13 +148,16 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
         c[21] |= 0x08;
     }
     if ext {
-        c[3] |= 0x01; // memory write and invalidate
-                      // Byte 6 bit 4 stays set: standard TCBs on every generation. e100.c switches 82558+ to
-                      // extended TCBs, where the chip also takes up to two TBDs from inside the TCB; that
-                      // saves nothing with one TBD per frame, and QEMU's model then sends the in-TCB TBDs
-                      // and the TBD array both (or stale bytes after the frame). See `tx_body`.
-        c[18] |= 0x08; // long (VLAN) frames OK
-                       // Flow control: byte 19 bit 2 disables sending PAUSE frames.
+        // Memory write and invalidate.
+        c[3] |= 0x01;
+        // Byte 6 bit 4 stays set: standard TCBs on every generation. e100.c switches 82558+ to
+        // extended TCBs, where the chip also takes up to two TBDs from inside the TCB; that
+        // saves nothing with one TBD per frame, and QEMU's model then sends the in-TCB TBDs
+        // and the TBD array both (or stale bytes after the frame). See `tx_body`.
+        //
+        // Long (VLAN) frames OK.
+        c[18] |= 0x08;
+        // Flow control: byte 19 bit 2 disables sending PAUSE frames.
         if !p.tx_pause {
             c[19] |= 0x04;
         }

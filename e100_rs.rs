@@ -34,9 +34,10 @@
 //! every other address is then isolated and the PHY un-isolated, last (the 82552 answers on
 //! every address, so the isolation reaches it too), here and again on every bring-up. When no
 //! address answers and the EEPROM says the board has no MII PHY (word 6: none, 82503, 80C24),
-//! the PHY registers are emulated ([`phy::EmulatedMii`]: a link always up at 10 Mb/s full
-//! duplex) and Configure selects the 82503 serial interface, as e100.c does; otherwise the probe
-//! fails with `ENODEV`. One
+//! the PHY registers are emulated ([`phy::EmulatedMii`]: a link always up at 10 Mb/s, reported
+//! half duplex since nothing negotiates) and Configure selects the 82503 serial interface, as
+//! e100.c does; such a board has no link or flow-control settings and no duplex diagnosis.
+//! Otherwise the probe fails with `ENODEV`. One
 //! coherent block, [`Mem`], receives the self-test result and the statistics dumps. The
 //! net_device is registered as `eth%d` with the EEPROM's address; probe is written as ordinary
 //! fallible code ([`E100Driver::setup`]) wrapped into the initialiser the PCI core expects.
@@ -481,55 +482,74 @@ const MDI_READY: u32 = 0x1000_0000;
 /// Polls for the ready bit, 20 us apart.
 const MDI_POLLS: u32 = 100;
 
-/// The MDI bus, on the CSR, or, on a board without an MII PHY (`true`), the emulated
-/// registers of [`phy::EmulatedMii`]. Hold `mdio_lock` while using it.
-struct MdiBus<'a>(&'a Io<{ hw::CSR_LEN }>, bool);
+/// The MDI bus: the management interface on the CSR or, on a board without an MII PHY, the
+/// emulated registers of [`phy::EmulatedMii`]. Hold `mdio_lock` while using it.
+enum MdiBus<'a> {
+    Hw(&'a Io<{ hw::CSR_LEN }>),
+    Emulated,
+}
 
-impl MdiBus<'_> {
-    fn transact(&mut self, dir: u32, addr: u8, reg: u8, data: u16) -> Option<u16> {
-        // The previous transaction must have finished before a new one is written.
-        let mut ready = false;
-        for _ in 0..MDI_POLLS {
-            if self.0.read32(hw::MDI_CTRL) & MDI_READY != 0 {
-                ready = true;
-                break;
-            }
-            delay::udelay(20);
+impl<'a> MdiBus<'a> {
+    /// The bus of a board with (`non_mii` false) or without an MII PHY.
+    fn new(io: &'a Io<{ hw::CSR_LEN }>, non_mii: bool) -> Self {
+        if non_mii {
+            MdiBus::Emulated
+        } else {
+            MdiBus::Hw(io)
         }
-        if !ready {
-            return None;
-        }
-        let cmd =
-            (u32::from(reg & 0x1f) << 16) | (u32::from(addr & 0x1f) << 21) | dir | u32::from(data);
-        self.0.write32(cmd, hw::MDI_CTRL);
-        for _ in 0..MDI_POLLS {
-            delay::udelay(20);
-            let v = self.0.read32(hw::MDI_CTRL);
-            if v & MDI_READY != 0 {
-                return Some(v as u16);
-            }
-        }
-        None
     }
+}
+
+/// One MDI cycle on the CSR; `None` if the interface did not finish it in time.
+fn mdi_transact(io: &Io<{ hw::CSR_LEN }>, dir: u32, addr: u8, reg: u8, data: u16) -> Option<u16> {
+    // The previous transaction must have finished before a new one is written.
+    let mut ready = false;
+    for _ in 0..MDI_POLLS {
+        if io.read32(hw::MDI_CTRL) & MDI_READY != 0 {
+            ready = true;
+            break;
+        }
+        delay::udelay(20);
+    }
+    if !ready {
+        return None;
+    }
+    let cmd =
+        (u32::from(reg & 0x1f) << 16) | (u32::from(addr & 0x1f) << 21) | dir | u32::from(data);
+    io.write32(cmd, hw::MDI_CTRL);
+    for _ in 0..MDI_POLLS {
+        delay::udelay(20);
+        let v = io.read32(hw::MDI_CTRL);
+        if v & MDI_READY != 0 {
+            return Some(v as u16);
+        }
+    }
+    None
 }
 
 impl phy::Mdio for MdiBus<'_> {
     fn read(&mut self, addr: u8, reg: u8) -> Option<u16> {
-        if self.1 {
-            return phy::EmulatedMii.read(addr, reg);
+        match self {
+            MdiBus::Hw(io) => mdi_transact(io, MDI_READ, addr, reg, 0),
+            MdiBus::Emulated => phy::EmulatedMii.read(addr, reg),
         }
-        self.transact(MDI_READ, addr, reg, 0)
     }
 
     fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
-        if self.1 {
-            return phy::EmulatedMii.write(addr, reg, val);
+        match self {
+            MdiBus::Hw(io) => mdi_transact(io, MDI_WRITE, addr, reg, val).is_some(),
+            MdiBus::Emulated => phy::EmulatedMii.write(addr, reg, val),
         }
-        self.transact(MDI_WRITE, addr, reg, val).is_some()
     }
 }
 
 impl Nic {
+    /// Whether the link can use 802.3x flow control: an 82558 or later, with an MII PHY to
+    /// negotiate it (without one the duplex is the adapter's and unknown).
+    pub(crate) fn mac_pause(&self) -> bool {
+        self.mac >= Mac::M82558_D101_A4 && self.non_mii.is_none()
+    }
+
     /// The CSR block, given proof that the device is bound: no RCU section, just a pointer
     /// comparison (the block is unmapped only at unbind).
     fn csr<'a>(&'a self, dev: &'a device::Device<Bound>) -> Result<&'a Csr> {
@@ -544,7 +564,7 @@ impl Nic {
     ) -> Result<R> {
         let csr = self.csr(dev)?;
         let _guard = self.mdio_lock.lock();
-        Ok(f(&mut MdiBus(csr, self.non_mii.is_some())))
+        Ok(f(&mut MdiBus::new(csr, self.non_mii.is_some())))
     }
 
     /// The PHY's link state. A link that went down since the last look (BMSR's link bit
@@ -763,7 +783,7 @@ impl Nic {
     /// later pauses; the MAC then always obeys the PAUSE frames it receives, so receive pause
     /// is on whenever pause is possible at all.
     fn mac_link(&self, cfg: &phy::LinkConfig, st: &phy::LinkState) -> (diag::Link, phy::Pause) {
-        let mac_pause = self.mac >= Mac::M82558_D101_A4;
+        let mac_pause = self.mac_pause();
         let full = st.mode.full_duplex;
         let pause = if !mac_pause || !full {
             phy::Pause::default()
@@ -957,15 +977,18 @@ impl Nic {
                 self.adaptive_ifs.store(new, Ordering::Relaxed);
                 self.reconfigure(dev);
             }
+            // Without an MII PHY the duplex is not known: nothing to judge the counters by.
             let LinkCtl { link, diag, .. } = &mut *ctl;
-            diag.period(link, &diag::Figures::from_dump(&d), |e| {
-                if msg {
-                    match e {
-                        diag::Event::Raised(..) => netdev_warn!(dev, "{}\n", e),
-                        diag::Event::Cleared(..) => netdev_info!(dev, "{}\n", e),
+            if self.non_mii.is_none() {
+                diag.period(link, &diag::Figures::from_dump(&d), |e| {
+                    if msg {
+                        match e {
+                            diag::Event::Raised(..) => netdev_warn!(dev, "{}\n", e),
+                            diag::Event::Cleared(..) => netdev_info!(dev, "{}\n", e),
+                        }
                     }
-                }
-            });
+                });
+            }
         }
         drop(ctl);
         let first_layout = first_layout.0;
@@ -1067,7 +1090,7 @@ impl E100Driver {
             hw_reset(io);
             pdev.set_master();
             let eeprom = Eeprom::load(&mut EepromPins(io));
-            let found = phy::probe(&mut MdiBus(io, false));
+            let found = phy::probe(&mut MdiBus::Hw(io));
             (eeprom, found)
         };
 
@@ -1116,14 +1139,14 @@ impl E100Driver {
                 };
                 dev_info!(
                     pdev,
-                    "No MII PHY ({} per the EEPROM): 82503 serial interface, link reported up at 10 Mb/s full duplex\n",
+                    "No MII PHY ({} per the EEPROM): 82503 serial interface, link reported up at 10 Mb/s\n",
                     kind.name()
                 );
                 (phy::EmulatedMii::PHY, Some(kind))
             }
         };
         let emulated = non_mii.is_some();
-        if phy::select(&mut MdiBus(csr.access(bound)?, emulated), &phy).is_none() {
+        if phy::select(&mut MdiBus::new(csr.access(bound)?, emulated), &phy).is_none() {
             dev_err!(
                 pdev,
                 "PHY at address {} did not take its selection (MDI timeout)\n",
@@ -1144,14 +1167,15 @@ impl E100Driver {
             phy::Mdix::Off
         };
         let bmsr = {
-            let mut bus = MdiBus(csr.access(bound)?, emulated);
+            let mut bus = MdiBus::new(csr.access(bound)?, emulated);
             if phy::quirks(&mut bus, &phy, mdix, false).is_none() {
                 dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
             }
             phy::Mdio::read(&mut bus, phy.addr, phy::MII_BMSR).ok_or(EIO)?
         };
         let abilities = phy::abilities(bmsr);
-        let cfg = phy::LinkConfig::new(abilities, mac >= Mac::M82558_D101_A4);
+        // No flow control without a PHY to negotiate it and a known full-duplex link.
+        let cfg = phy::LinkConfig::new(abilities, mac >= Mac::M82558_D101_A4 && !emulated);
 
         let link_ctl = LinkCtl {
             cfg,
@@ -1221,7 +1245,7 @@ impl E100Driver {
             mac.name(),
             mac.revision(),
             words,
-            phy.name(),
+            non_mii.map_or(phy.name(), |k| k.name()),
             phy.id,
             phy.addr,
             pdev.irq(),

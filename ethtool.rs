@@ -186,11 +186,6 @@ impl Nic {
         self.rebuilding.store(on, Ordering::Relaxed);
     }
 
-    /// Whether the MAC can do 802.3x flow control (82558 and later).
-    fn mac_pause(&self) -> bool {
-        self.mac >= crate::Mac::M82558_D101_A4
-    }
-
     /// Applies `cfg` to the PHY and records it. With `reset` the PHY is reset first, as e100.c
     /// does for `ethtool -s`: the reset is polled with the MDI bus released and sleeping in
     /// between (up to 500 ms, IEEE 802.3 22.2.4.1.1), and the quirks the reset cleared are set
@@ -283,6 +278,10 @@ impl ethtool::Operations for Nic {
     }
 
     fn set_link_ksettings(&self, dev: &Device, k: &LinkKsettings) -> Result {
+        if self.non_mii.is_some() {
+            // Nothing to set: the adapter's link is what it is.
+            return Err(EOPNOTSUPP);
+        }
         // mii.c's checks: an MII port, our PHY's address.
         if k.mii_port() != Some(self.phy.addr) {
             return Err(EINVAL);
@@ -315,6 +314,9 @@ impl ethtool::Operations for Nic {
     }
 
     fn nway_reset(&self, dev: &Device) -> Result {
+        if self.non_mii.is_some() {
+            return Err(EOPNOTSUPP);
+        }
         let mut ctl = self.link.lock();
         if !self
             .with_mdio(dev.parent(), |m| phy::restart_an(m, &self.phy))?
@@ -336,7 +338,7 @@ impl ethtool::Operations for Nic {
 
     fn set_pauseparam(&self, dev: &Device, p: &PauseParam) -> Result {
         if !self.mac_pause() {
-            // The 82557 has no flow control.
+            // The 82557 has no flow control, nor a board without an MII PHY.
             return Err(EOPNOTSUPP);
         }
         let mut ctl = self.link.lock();

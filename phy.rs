@@ -106,11 +106,12 @@ pub(crate) trait Mdio {
 /// A board without an MII PHY (an 82503 serial interface, or a Seeq 80C24 AutoDUPLEX adapter
 /// behind it), which no scan finds: the EEPROM's PHY interface type (word 6, bits 8-11) says
 /// so, and e100.c then emulates the registers a driver reads. The 8255x is then configured
-/// for the 82503 serial interface (Configure's MII bit clear).
+/// for the 82503 serial interface (Configure's MII bit clear); its duplex follows the
+/// adapter's FDX# pin, which software cannot read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NonMii {
-    /// "No such PHY".
-    None,
+    /// "No such PHY" (e100.c's `NoSuchPhy`).
+    NoSuchPhy,
     /// Intel 82503 serial interface.
     I82503,
     /// Seeq 80C24 (the one case e100.c reports as tested).
@@ -122,7 +123,7 @@ impl NonMii {
     /// MII PHY (then a scan that finds nothing is a fault).
     pub(crate) fn from_eeprom(word6: u16) -> Option<NonMii> {
         match (word6 >> 8) & 0x0f {
-            0 => Some(NonMii::None),
+            0 => Some(NonMii::NoSuchPhy),
             3 => Some(NonMii::I82503),
             6 => Some(NonMii::S80C24),
             _ => None,
@@ -132,7 +133,7 @@ impl NonMii {
     /// The name for the probe message.
     pub(crate) fn name(self) -> &'static str {
         match self {
-            NonMii::None => "no PHY",
+            NonMii::NoSuchPhy => "no PHY",
             NonMii::I82503 => "82503",
             NonMii::S80C24 => "80C24",
         }
@@ -140,10 +141,13 @@ impl NonMii {
 }
 
 /// The register file e100_rs presents for a board without an MII PHY: a link that is always
-/// up, autonegotiated, 10 Mb/s full duplex (what e100.c's emulation reports, made consistent:
-/// BMSR says negotiation is complete and the partner's page matches ours, so the resolution
-/// code needs no special case). Writes are accepted and change nothing; registers not listed
-/// read all ones, as from an empty address.
+/// up at 10 Mb/s, as e100.c's emulation reports it. Nothing negotiates and the duplex is the
+/// adapter's (its FDX# pin drives the MAC), so no partner page is claimed: the resolution
+/// reads it as parallel detection at 10 Mb/s, half duplex, which is also what e100.c (through
+/// mii.c) reports. The driver offers no link or flow-control settings on such a board and
+/// does not diagnose its duplex. Writes are accepted and change nothing; the identifier reads
+/// 0 (e100.c's reads all ones; nothing depends on it) and registers not listed read all ones,
+/// as from an empty address.
 pub(crate) struct EmulatedMii;
 
 impl EmulatedMii {
@@ -153,15 +157,14 @@ impl EmulatedMii {
 
 impl Mdio for EmulatedMii {
     fn read(&mut self, _addr: u8, reg: u8) -> Option<u16> {
-        const PAGE: u16 = ADV_10HALF | ADV_10FULL | ADV_CSMA;
         Some(match reg {
             MII_BMCR => BMCR_ANENABLE | BMCR_FULLDPLX,
             MII_BMSR => {
                 BMSR_LSTATUS | BMSR_ANEGCAPABLE | BMSR_ANEGCOMPLETE | BMSR_10HALF | BMSR_10FULL
             }
             MII_PHYSID1 | MII_PHYSID2 => 0,
-            MII_ADVERTISE | MII_LPA => PAGE,
-            MII_EXPANSION => EXPANSION_NWAY,
+            MII_ADVERTISE => ADV_10HALF | ADV_10FULL | ADV_CSMA,
+            MII_LPA | MII_EXPANSION => 0,
             _ => 0xffff,
         })
     }

@@ -453,7 +453,8 @@ static int damaged_frames(int fd, int seconds)
 
 		if (poll(&p, 1, 200) <= 0)
 			continue;
-		n = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
+		/* MSG_TRUNC: the whole length, even of a GRO-merged packet larger than f. */
+		n = recvfrom(fd, f, sizeof(f), MSG_TRUNC, (struct sockaddr *)&from, &fl);
 		if (n < 0 || from.sll_pkttype == PACKET_OUTGOING)
 			continue;
 		all++;

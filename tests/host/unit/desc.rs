@@ -42,6 +42,25 @@ fn configure_82557_uses_standard_everything_and_no_fc_bits() {
 }
 
 #[test]
+fn configure_without_mii_phy_selects_the_82503_interface() {
+    let with = bytes(&desc::config_body(
+        mac(2),
+        &ConfigParams {
+            mii: true,
+            ..Default::default()
+        },
+    ));
+    let without = bytes(&desc::config_body(mac(2), &ConfigParams::default()));
+    assert_eq!(with[8], 0x01, "MII mode");
+    assert_eq!(without[8], 0x00, "82503 serial mode");
+    assert_eq!(
+        (with[..8].to_vec(), with[9..].to_vec()),
+        (without[..8].to_vec(), without[9..].to_vec()),
+        "nothing else changes"
+    );
+}
+
+#[test]
 fn configure_82558_has_extended_statistics() {
     let p = ConfigParams::default();
     let c = bytes(&desc::config_body(mac(4), &p));
