@@ -177,7 +177,10 @@
 //! handles them as above, asks for the period's statistics (dump-and-reset, so each dump
 //! counts since the previous one) and folds them in as soon as the chip has written them
 //! (diagnosis and adaptive IFS read them), and retries a receive-mode update that found the CB
-//! ring full. It runs under the `link` mutex and does nothing while ethtool rebuilds the
+//! ring full. Transmit errors come from the dumps only, each problem once (`tx_errors` is the
+//! sum of aborted, late-collision, lost-carrier and underrun frames, as `rtnl_link_stats64`
+//! defines it, where e100.c leaves the second and fourth out); a frame the CU gave up on
+//! completes its CB without OK and is not counted as a packet sent (BQL still sees it go). It runs under the `link` mutex and does nothing while ethtool rebuilds the
 //! hardware (offline self-test, ring resize: the flag is set under the same mutex) or once
 //! `stop` has begun (which drops the carrier under it). The completion word of the dump lands after
 //! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
@@ -1361,7 +1364,7 @@ impl net::dev::Operations for Nic {
         s.rx_bytes = c.rx_bytes;
         s.tx_bytes = c.tx_bytes;
         s.rx_errors = t.rx_errors;
-        s.tx_errors = t.tx_errors + c.tx_errors;
+        s.tx_errors = t.tx_errors;
         s.rx_dropped = c.rx_dropped;
         s.tx_dropped = c.tx_dropped;
         s.multicast = c.multicast;
@@ -1525,9 +1528,8 @@ impl net::dev::Operations for Nic {
             c.multicast += u64::from(got.multicast);
             c.rx_dropped += u64::from(got.dropped);
             c.rx_over_length_errors += u64::from(got.over_length);
-            c.tx_packets += u64::from(cleaned.pkts);
-            c.tx_bytes += u64::from(cleaned.bytes);
-            c.tx_errors += u64::from(cleaned.errors);
+            c.tx_packets += u64::from(cleaned.sent_pkts);
+            c.tx_bytes += u64::from(cleaned.sent_bytes);
         }
         got.work
     }

@@ -124,11 +124,14 @@ kernel::dma_struct! {
 /// What a clean pass returned.
 #[derive(Default)]
 pub(crate) struct Cleaned {
-    /// Transmit frames completed, and their bytes.
+    /// Transmit frames completed, and their bytes, sent or not (for BQL).
     pub(crate) pkts: u32,
     pub(crate) bytes: u32,
-    /// Transmit frames the CU completed with an error.
-    pub(crate) errors: u32,
+    /// Of those, the frames sent well and their bytes (for the statistics). A frame the CU
+    /// gave up on (16 collisions, a late collision, an underrun) is counted by the hardware
+    /// statistics as an error, once, and not as a packet.
+    pub(crate) sent_pkts: u32,
+    pub(crate) sent_bytes: u32,
 }
 
 /// The CB ring.
@@ -272,11 +275,13 @@ impl CbRing {
                 break;
             }
             if let Some(skb) = self.skbs.get_mut(i).and_then(Option::take) {
-                if status & desc::CB_OK == 0 {
-                    done.errors += 1;
+                let len = skb.len();
+                if status & desc::CB_OK != 0 {
+                    done.sent_pkts += 1;
+                    done.sent_bytes += len;
                 }
                 done.pkts += 1;
-                done.bytes += skb.len();
+                done.bytes += len;
                 poll.consume(skb.unmap());
             }
             self.to_clean = self.next(i);

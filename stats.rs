@@ -131,7 +131,11 @@ impl Totals {
         self.tx_carrier_errors += a(d.tx_lost_crs);
         self.tx_fifo_errors += a(d.tx_underruns);
         self.collisions += a(d.tx_total_collisions);
-        self.tx_errors += a(d.tx_max_collisions) + a(d.tx_lost_crs);
+        // Every transmit problem, as `rtnl_link_stats64` defines tx_errors (the sum of the
+        // aborted, window, carrier and FIFO errors). e100.c adds only the first and third:
+        // late collisions and underruns were missing from its tx_errors.
+        self.tx_errors +=
+            a(d.tx_max_collisions) + a(d.tx_late_collisions) + a(d.tx_lost_crs) + a(d.tx_underruns);
         self.rx_short_frame_errors += a(d.rx_short_frame_errors);
         self.rx_crc_errors += a(d.rx_crc_errors);
         self.rx_frame_errors += a(d.rx_alignment_errors);
@@ -202,7 +206,6 @@ pub(crate) struct SwCounters {
     pub(crate) tx_dropped: u64,
     pub(crate) multicast: u64,
     pub(crate) rx_over_length_errors: u64,
-    pub(crate) tx_errors: u64,
 }
 
 /// The 31 `ethtool -S` values, in [`STAT_NAMES`] order.
@@ -214,7 +217,7 @@ pub(crate) fn ethtool_values(sw: &SwCounters, t: &Totals) -> [u64; 31] {
         sw.rx_bytes,
         sw.tx_bytes,
         t.rx_errors,
-        t.tx_errors + sw.tx_errors,
+        t.tx_errors,
         sw.rx_dropped,
         sw.tx_dropped,
         sw.multicast,
