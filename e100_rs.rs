@@ -180,9 +180,10 @@
 //! ring full. Transmit errors come from the dumps only, each problem once (`tx_errors` is the
 //! sum of aborted, late-collision, lost-carrier and underrun frames, as `rtnl_link_stats64`
 //! defines it, where e100.c leaves the second and fourth out); a frame the CU gave up on
-//! completes its CB without OK and is not counted as a packet sent (BQL still sees it go). It runs under the `link` mutex and does nothing while ethtool rebuilds the
-//! hardware (offline self-test, ring resize: the flag is set under the same mutex) or once
-//! `stop` has begun (which drops the carrier under it). The completion word of the dump lands after
+//! completes its CB without OK and is not counted as a packet sent (BQL still sees it go).
+//! The task runs under the `link` mutex and does nothing while ethtool rebuilds the hardware
+//! (offline self-test, ring resize: the flag is set under the same mutex) or once `stop` has
+//! begun (which drops the carrier under it). The completion word of the dump lands after
 //! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
 //! after 16 although it presents an 82559, which is why e100.c's counters never update there.
 //! The block is zeroed before the first dump and the first completion found fixes the layout
