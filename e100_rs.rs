@@ -25,7 +25,8 @@
 //! code that shows a bound device ([`kernel::device::Bound`]) reaches it without an RCU section
 //! (every net_device callback can: the registration lives only while the PCI device is bound),
 //! and nothing can reach it after unbind. Register access goes through the bounds-checked
-//! accessors of [`kernel::io::Io`]. The chip is reset as the manual prescribes (selective reset to stop any
+//! accessors of [`kernel::io::Io`]. The chip is reset as the manual prescribes (selective reset to
+//! stop any
 //! DMA a previous owner left running, software reset, 20 us each, all interrupts masked) before
 //! bus mastering is enabled. The EEPROM is bit-banged ([`eeprom`]); its size comes from the dummy
 //! zero after the address; the words must sum to 0xBABA, and a bad sum or an invalid MAC address
@@ -53,7 +54,8 @@
 //! `open` allocates both rings, runs the PORT self-test, selects the PHY, loads the CU and RU
 //! base addresses (0), queues Configure, the multicast filter and the Individual Address,
 //! points the statistics dump at [`Mem`], starts the RU, starts the queue and unmasks
-//! interrupts; the service task then reports the link and configures the MAC for it. `stop` resets the chip (which stops
+//! interrupts; the service task then reports the link and configures the MAC for it. `stop` resets
+//! the chip (which stops
 //! both units and masks interrupts) and frees the rings, unmapping every buffer.
 //!
 //! ## Transmit
@@ -117,7 +119,8 @@
 //! (through the 82552's hook, which adds the 100/full bits it needs on an autonegotiation
 //! restart), drop the carrier and let the service task find the new link. Every bring-up
 //! makes sure the PHY advertises what the configuration says (the default one advertises
-//! PAUSE where the MAC has flow control), restarting autonegotiation only if it did not. The per-PHY quirks of e100.c
+//! PAUSE where the MAC has flow control), restarting autonegotiation only if it did not. The
+//! per-PHY quirks of e100.c
 //! (NSC congestion control off, MDI-X auto-switch on the 82550 and later or an ICH whose
 //! EEPROM and PHY allow it, off for a forced link) are applied at probe, on every bring-up and
 //! after a PHY reset.
