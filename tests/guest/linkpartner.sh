@@ -386,10 +386,11 @@ ip_bad() { echo $(($(snmp /proc/net/snmp Ip InHdrErrors) + $(snmp /proc/net/nets
 # frames at the socket, the MAC's CRC, alignment and runt counts, damaged packets at IP.
 damaged() {
 	s0=$(snap) b0=$(ip_bad)
-	/bin/rawpkt damaged "$ifc" $((12 * $1)) >/tmp/damaged 2>&1 &
+	/bin/rawpkt damaged "$ifc" >/tmp/damaged 2>&1 &
 	r_pid=$!
 	sleep 0.3
 	for _ in $(seq "$1"); do bidir >/dev/null; done
+	kill -TERM $r_pid
 	wait $r_pid
 	s1=$(snap) b1=$(ip_bad)
 	hwbad=$(($(delta "$s0" "$s1" rx_crc_errors) + $(delta "$s0" "$s1" rx_frame_errors) + $(delta "$s0" "$s1" rx_short_frame_errors)))

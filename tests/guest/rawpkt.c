@@ -28,9 +28,9 @@
  *   rawpkt icmp-len IFACE N
  *	Prints, for each of the next N ICMP echo replies received, its length and whether the
  *	frame ends with its IP packet ("no-fcs") or with a correct FCS after it ("fcs-ok").
- *   rawpkt damaged IFACE SECONDS
- *	Prints "<damaged> <all>": of the frames IFACE received in the next SECONDS, how many were
- *	damaged, and how many there were in all. Damaged: shorter than the 60-byte minimum (QEMU
+ *   rawpkt damaged IFACE
+ *	Until SIGTERM (or 10 minutes), judges every frame IFACE receives, then prints
+ *	"<damaged> <all>": how many were damaged, and how many there were in all. Damaged: shorter than the 60-byte minimum (QEMU
  *	pads every good frame to 60, so a shorter one is a fragment), or IPv4 with a header that
  *	is not one (version, length, checksum) or a packet longer than the frame (cut short).
  *	Only a NIC that saves bad frames passes such frames up.
@@ -47,6 +47,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,13 +440,23 @@ static int is_damaged(const unsigned char *f, ssize_t n)
 	return sum != 0xffff;
 }
 
-static int damaged_frames(int fd, int seconds)
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int damaged_frames(int fd)
 {
 	unsigned char f[2048];
-	time_t end = time(NULL) + seconds;
+	time_t end = time(NULL) + 600;
 	unsigned long bad = 0, all = 0;
+	struct sigaction sa = { .sa_handler = on_term };
 
-	while (time(NULL) < end) {
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop && time(NULL) < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
@@ -489,13 +500,13 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
-	if (argc >= 4 && !strcmp(argv[1], "damaged") && atoi(argv[3]) > 0)
-		return damaged_frames(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 3 && !strcmp(argv[1], "damaged"))
+		return damaged_frames(open_sock(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
 		return icmp_len(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
-			" unjoined IFACE | flood IFACE N | damaged IFACE SECONDS | icmp-len IFACE N\n");
+			" unjoined IFACE | flood IFACE N | damaged IFACE | icmp-len IFACE N\n");
 	return 2;
 }

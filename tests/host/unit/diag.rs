@@ -285,7 +285,7 @@ fn adaptive_ifs_follows_e100c_rule() {
 
 #[test]
 fn counts_in_messages_agree_in_number() {
-    // The field's pause storm: 21 PAUSE frames against a single frame sent.
+    // The pause storm the linkpartner suite makes: 21 PAUSE frames against one frame sent.
     let storm = Figures {
         pause_rx: 21,
         tx_good: 1,
