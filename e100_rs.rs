@@ -64,12 +64,18 @@
 //! linked in a circle, shared by transmits and configuration commands. A new CB gets its S
 //! (suspend) bit set; after a write barrier the previous CB's S bit is cleared and the CU is
 //! kicked: CU_START with the CB's address the first time after a reset, CU_RESUME after that.
-//! The CU thus always has a suspend point ahead of it and never runs into a CB being filled. If
-//! the SCB has not yet accepted the previous command, the CB stays queued and the next kick (or
-//! the next poll) sends it.
+//! The CU thus always has a suspend point ahead of it and never runs into a CB being filled.
+//! Chained CBs need one command between them: a kick sends nothing while the SCB still holds
+//! our START or RESUME (the CU will find the S bits cleared when it takes it) or when the
+//! newest CB has already completed. e100.c sends one RESUME per CB; a second one for the same
+//! chain finds the CU suspended at the newest CB, and a chip that then follows the link (QEMU's
+//! model does) runs the free CB after it, a stale transmit. If the SCB has not yet accepted the
+//! previous command, the CBs stay queued and the next kick (or the next poll) sends them.
 //!
 //! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit),
-//! maps the (linear) skb for the device and describes it with one Transmit Buffer
+//! maps the (linear) skb for the device, takes its transmit timestamp if the socket asked for
+//! one (`skb_tx_timestamp`, before the device can complete it), and describes it with one
+//! Transmit Buffer
 //! Descriptor placed inside the CB: a standard TCB in flexible mode whose TBD array is that one
 //! TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip first
 //! reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and with
@@ -92,20 +98,29 @@
 //! it marks the new stop point first and restores the old one only after a write barrier, so the
 //! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
-//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause, as e100.c
-//! does, not by reading the SCB on every poll. Frames without the OK bit are dropped (the
+//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and, as a safety
+//! net, from the SCB's RU status whenever a poll drains the ring (e100.c looks at it when it
+//! reaches the stop point): a lost RNR or an RU_START the chip did not act on is found at the
+//! next poll, and the watchdog schedules one every period, as e100.c's software interrupt does,
+//! so receive-only traffic cannot stay dead. The "stopped" flag is cleared before RU_START is
+//! issued (and set again if the SCB refuses it), so an RNR that comes meanwhile is not lost.
+//! Frames without the OK bit are dropped (the
 //! hardware counters count them); frames longer than 1518 bytes count as
-//! `rx_over_length_errors`.
+//! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
+//! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as
+//! in e100.c: the stack refuses VLANs on it.
 //!
 //! ## Interrupts and NAPI
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is
 //! gone. Otherwise it acknowledges the causes, masks the device's interrupts and schedules NAPI.
 //! Poll cleans at most `budget` received frames, restarts the RU if it stopped, completes
-//! transmitted CBs (freeing their skbs with `napi_consume_skb`) and wakes the queue, and
+//! transmitted CBs and wakes the queue (the skbs are taken off the ring in batches of 16 under
+//! the CU lock and freed with `napi_consume_skb` after it is dropped), and
 //! returns the work done; when that is less than the budget the abstraction completes NAPI and,
-//! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device. netpoll runs the
-//! same handler.
+//! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device. A poll that
+//! finds the BAR gone does no work, so NAPI is completed all the same. netpoll runs the same
+//! handler and poll, with interrupts disabled and from any context.
 //!
 //! ## Link, duplex and flow control
 //!
@@ -189,23 +204,33 @@
 //! begun (which drops the carrier under it). The completion word of the dump lands after
 //! 16, 19 or 20 counters depending on the part and its configuration; QEMU's i82559er puts it
 //! after 16 although it presents an 82559, which is why e100.c's counters never update there.
-//! The block is zeroed before the first dump and the first completion found fixes the layout
-//! ([`stats`]). The transmit watchdog (2 s) flags a reset for the service task, which takes RTNL
-//! with a trylock (our `stop` holds RTNL while it waits for this task, so a blocking lock could
-//! deadlock; if RTNL is busy the task tries again at its next run, within a watchdog period)
-//! and takes the interface down and up (`down` drops the carrier, as e100.c's does; the
-//! watchdog raises it again and reconfigures the MAC).
+//! The completion is expected where the generation puts it; until a dump has completed there,
+//! the other places are looked at too, and a completion found elsewhere is taken, kept, and
+//! warned about once ([`stats`]). The completion word is read before the counters, with a read
+//! barrier between. A dump that completes only after the task stopped waiting is folded in at
+//! the next run, before the block is cleared, so no counts are lost. On an 82557 (up to the
+//! C-step) every run also queues Configure and the multicast list again, e100.c's workaround for
+//! that chip's multicast lock-up. The transmit watchdog (2 s) flags a reset for the service
+//! task, which takes RTNL with a trylock (our `stop` holds RTNL while it waits for this task,
+//! so a blocking lock could deadlock; if RTNL is busy the flag stays and the next run, a
+//! watchdog period later, tries again) and takes the interface down and up with NAPI off.
+//! `down` stops the queue with `netif_tx_disable` (which waits for a transmit in flight on
+//! another CPU, so none is inside the SCB while the chip is reset) and drops the carrier
+//! before resetting, as e100.c's does; the watchdog raises it again and reconfigures the MAC.
 //!
 //! ## Locking
 //!
 //! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
-//! takes `cu` again.
+//! takes `cu` again. netpoll also means transmit and poll can run in hard-interrupt context
+//! (a `printk` in an interrupt handler): every lock they take is taken with interrupts disabled
+//! by everyone (`SpinLockIrq`), or is one netpoll cannot reach while another holder runs on
+//! the same CPU (`rx`: netpoll polls only through NAPI's own ownership).
 //!
 //! - The address list (the net_device's): held by the core around `set_rx_mode`, taken with
 //!   `lock_addrs` by `open` and the service task to rebuild the receive filter. First in order.
-//! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll
-//!   (softirq), so process context takes it with bottom halves disabled (the address-list lock
-//!   disables them too).
+//! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll,
+//!   which netpoll may run in hard-interrupt context, so always with interrupts disabled
+//!   (`spin_lock_irqsave`, as e100.c's `cb_lock`). Nothing is freed under it.
 //! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
 //!   disabled. Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit
 //!   from inside GRO takes `cu` while `rx` is held).
@@ -215,7 +240,7 @@
 //! - `eeprom`: the EEPROM image (a mutex; ethtool only).
 //! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: the PHY
 //!   scan, a configuration, the register dump); a PHY reset is polled without it.
-//! - `counters`: software counters, taken alone.
+//! - `counters`: software counters, taken alone, with interrupts disabled (as `cu`).
 //!
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
 //! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
@@ -253,8 +278,8 @@ use kernel::{
         napi::Poll,
         skbuff::TxSkb,
     },
-    netdev_info, netdev_warn, new_mutex, new_spinlock, pci,
-    sync::{bh, Arc, Mutex, SpinLock},
+    netdev_info, netdev_warn, new_mutex, new_spinlock, new_spinlock_irq, pci,
+    sync::{bh, Arc, Mutex, SpinLock, SpinLockIrq},
     types::ARef,
 };
 
@@ -346,8 +371,11 @@ const DUMP_WORDS: usize = 149;
 /// command register, and the statistics state.
 struct Cu {
     ring: Option<CbRing>,
-    /// Where the statistics dump's completion word lands (in words), once seen.
-    stats_layout: Option<usize>,
+    /// Where the statistics dump's completion word lands (in words): the generation's, until
+    /// a dump shows otherwise.
+    stats_layout: usize,
+    /// A dump has completed at `stats_layout`: no other place is looked at any more.
+    stats_confirmed: bool,
     totals: stats::Totals,
 }
 
@@ -401,16 +429,16 @@ pub(crate) struct Nic {
     /// Serialises MDI transactions (the MDI control register holds one at a time).
     #[pin]
     mdio_lock: SpinLock<()>,
-    /// The CU, the CB ring and the SCB command register. Taken in softirq context (poll,
-    /// transmit), so process context takes it with bottom halves disabled.
+    /// The CU, the CB ring and the SCB command register. Taken with interrupts disabled:
+    /// netpoll (netconsole) transmits and polls from any context, a hard interrupt included.
     #[pin]
-    cu: SpinLock<Cu>,
+    cu: SpinLockIrq<Cu>,
     /// The RFA; used by NAPI poll, and by open/stop while NAPI is disabled.
     #[pin]
     rx: SpinLock<Option<RxRing>>,
-    /// Software counters of the data path.
+    /// Software counters of the data path (interrupts disabled, as `cu`).
     #[pin]
-    counters: SpinLock<stats::SwCounters>,
+    counters: SpinLockIrq<stats::SwCounters>,
     /// The transmit watchdog fired: reset from the service task.
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
@@ -729,7 +757,6 @@ impl Nic {
         *self.rx.lock() = Some(rx);
         let mut cu = self.cu.lock();
         cu.ring = Some(cb);
-        cu.stats_layout = None;
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
         rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
         rings::exec_cmd(io, scb::RUC_LOAD_BASE, Some(0))?;
@@ -758,8 +785,12 @@ impl Nic {
     /// Stops the hardware and frees the rings (and every buffer in them).
     fn down(&self, dev: &NetDevice) {
         // No transmit may be inside `start_xmit` (about to hand a CB to the CU) while the chip
-        // is reset and the ring freed: stop the queue and wait for one in flight.
+        // is reset and the ring freed: stop the queue and wait for one in flight. As e100.c's
+        // down, no carrier without rings: dropped first, so the stack's transmit watchdog does
+        // not fire on the stopped queue meanwhile. The watchdog raises it again (and configures
+        // the MAC for the link) once the interface is up and the PHY has link.
         dev.tx_disable();
+        dev.carrier_off();
         if let Ok(io) = self.csr(dev.parent()) {
             hw_reset(io);
         }
@@ -775,9 +806,6 @@ impl Nic {
         drop(cb);
         drop(rx);
         dev.reset_queue();
-        // As e100.c's down: no carrier without rings. The watchdog raises it again (and
-        // configures the MAC for the link) once the interface is up and the PHY has link.
-        dev.carrier_off();
     }
 
     /// Whether link messages (and the diagnosis) are printed.
@@ -925,33 +953,32 @@ impl Nic {
 
         let Ok(io) = self.csr(bound) else { return };
         // This period's counters: dump-and-reset now, then read them once the chip has written
-        // them (microseconds; the block is cleared first, so an old completion cannot be taken
-        // for this one). The diagnosis thus sees a period as it ends, not a period later.
+        // them (microseconds). The diagnosis thus sees a period as it ends, not a period later.
+        // A dump that completed only after the last period's wait is taken first, then the
+        // block is cleared, so an old completion cannot be taken for this one and no counts
+        // are lost.
+        let mut late = None;
         {
-            let _bh = bh::disable();
-            let cu = self.cu.lock();
+            let mut cu = self.cu.lock();
             if cu.ring.is_none() {
                 return;
             }
+            late = self.update_stats(&mut cu).or(late);
             let _ = dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS]);
             let _ = rings::exec_cmd(io, scb::CUC_DUMP_RESET, None);
         }
         for _ in 0..10 {
-            let known = {
-                let _bh = bh::disable();
-                // A statement of its own: the guard must go before bottom halves come back
-                // (a block's tail-expression temporaries outlive its locals).
-                let layout = self.cu.lock().stats_layout;
-                layout
+            let (layout, confirmed) = {
+                // A statement of its own: the guard must go before the sleep.
+                let cu = self.cu.lock();
+                (cu.stats_layout, cu.stats_confirmed)
             };
-            if let Ok(words) = dma_read!(self.mem, 0, stats) {
-                if stats::completed(&words, known).is_some() {
-                    break;
-                }
+            if stats::locate(layout, confirmed, |n| self.stats_done(n)).is_some() {
+                break;
             }
             delay::msleep(1);
         }
-        let first_layout = {
+        let (moved, dump) = {
             let addrs = dev.lock_addrs();
             let mut cu = self.cu.lock();
             if cu.ring.is_none() {
@@ -963,16 +990,20 @@ impl Nic {
             {
                 self.rx_mode_pending.store(true, Ordering::Relaxed);
             }
-            first
+            match first {
+                Some((moved, d)) => (moved, Some(d)),
+                None => (None, None),
+            }
         };
+        let moved = moved.or(late.and_then(|(m, _)| m));
         let now = kernel::time::Ktime::ktime_get();
         let whole = ctl.last_dump.is_some_and(|t| {
             kernel::time::ktime_ms_delta(now, t) >= i64::from(WATCHDOG_MS * 3 / 4)
         });
-        if first_layout.1.is_some() {
+        if dump.is_some() {
             ctl.last_dump = Some(now);
         }
-        if let (Some(d), true, true) = (first_layout.1, dev.carrier_ok(), whole) {
+        if let (Some(d), true, true) = (dump, dev.carrier_ok(), whole) {
             let ifs = self.adaptive_ifs.load(Ordering::Relaxed);
             let new = diag::adaptive_ifs(
                 ifs,
@@ -998,39 +1029,55 @@ impl Nic {
             }
         }
         drop(ctl);
-        let first_layout = first_layout.0;
-        if let Some(n) = first_layout {
-            netdev_info!(
+        if let Some((want, n)) = moved {
+            netdev_warn!(
                 dev,
-                "statistics dump completes at byte {} ({} counters)\n",
+                "statistics dump completes at byte {}, not at byte {} as the {}'s does: \
+                 reading {} counters\n",
                 n * 4,
+                want * 4,
+                self.mac.name(),
                 n
             );
         }
+        // The 82557's multicast lock-up workaround (e100.c's): Configure and the multicast
+        // list again, every period.
+        if self.mac <= hw::Mac::M82557_D100_C {
+            self.reconfigure(dev);
+        }
+        // The receive safety net: a poll every period, which restarts an RU that stopped with
+        // nothing noticed (a lost RNR, an RU_START the SCB refused). e100.c raises a software
+        // interrupt for this; scheduling NAPI does the same without a read-modify-write of the
+        // interrupt mask register that the interrupt handler also writes.
+        let _bh = bh::disable();
+        dev.napi_schedule();
     }
 
-    /// Folds a completed statistics dump (the watchdog asked for it just before) into the
-    /// totals and clears its completion word. Returns the
-    /// layout (counter words) when this was the first dump to complete, for the caller to log
-    /// once it has dropped the CU lock: printing under it could recurse into our own transmit
-    /// through netconsole.
-    fn update_stats(&self, cu: &mut Cu) -> (Option<usize>, Option<stats::Dump>) {
-        let Ok(words) = dma_read!(self.mem, 0, stats) else {
-            return (None, None);
-        };
-        let mut first = None;
-        let mut dump = None;
-        if let Some(n) = stats::completed(&words, cu.stats_layout) {
-            if cu.stats_layout.is_none() {
-                first = Some(n);
-            }
-            cu.stats_layout = Some(n);
-            let d = stats::parse(&words, n);
-            cu.totals.add(&d);
-            dump = Some(d);
-            let _ = dma_write!(self.mem, 0, stats[n] = 0);
-        }
-        (first, dump)
+    /// Whether word `n` of the statistics block holds the dump-and-reset completion.
+    fn stats_done(&self, n: usize) -> bool {
+        n < stats::STATS_WORDS
+            && dma_read!(self.mem, 0, stats[n])
+                .is_ok_and(|w| u32::from_le(w) == stats::DUMP_RESET_COMPLETE)
+    }
+
+    /// Folds a completed statistics dump (the watchdog asked for it) into the totals and clears
+    /// its completion word. Returns the dump, and, the first time a dump completes somewhere
+    /// other than the generation's place, that place and the new one, for the caller to warn
+    /// once it has dropped the CU lock (printing under it could recurse into our own transmit
+    /// through netconsole).
+    #[allow(clippy::type_complexity)]
+    fn update_stats(&self, cu: &mut Cu) -> Option<(Option<(usize, usize)>, stats::Dump)> {
+        let n = stats::locate(cu.stats_layout, cu.stats_confirmed, |n| self.stats_done(n))?;
+        // The counters only after the completion word: the chip writes it last.
+        kernel::dma::rmb();
+        let words = dma_read!(self.mem, 0, stats).ok()?;
+        let moved = (n != cu.stats_layout).then_some((cu.stats_layout, n));
+        cu.stats_layout = n;
+        cu.stats_confirmed = true;
+        let d = stats::parse(&words, n);
+        cu.totals.add(&d);
+        let _ = dma_write!(self.mem, 0, stats[n] = 0);
+        Some((moved, d))
     }
 
     /// Recovers from a transmit hang: the whole interface down and up, under RTNL, with NAPI
@@ -1038,9 +1085,9 @@ impl Nic {
     /// that came while it was off is not lost).
     fn reset(&self, dev: &NetDevice) {
         let Some(rtnl) = net::dev::rtnl_try_lock() else {
-            // `stop` may be waiting for this task with RTNL held: try again shortly.
+            // `stop` may be waiting for this task with RTNL held: try again at the next run
+            // (the watchdog period), or not at all if the interface is going down.
             self.tx_timeout.store(true, Ordering::Relaxed);
-            dev.schedule_service(10);
             return;
         };
         // `None` if the interface is not up: nothing to reset.
@@ -1206,12 +1253,17 @@ impl E100Driver {
                 non_mii,
                 mem,
                 mdio_lock <- new_spinlock!((), "e100_rs::mdio_lock"),
-                cu <- new_spinlock!(
-                    Cu { ring: None, stats_layout: None, totals: stats::Totals::default() },
+                cu <- new_spinlock_irq!(
+                    Cu {
+                        ring: None,
+                        stats_layout: stats::layout_of(*mac),
+                        stats_confirmed: false,
+                        totals: stats::Totals::default(),
+                    },
                     "e100_rs::cu"
                 ),
                 rx <- new_spinlock!(None, "e100_rs::rx"),
-                counters <- new_spinlock!(stats::SwCounters::default(), "e100_rs::counters"),
+                counters <- new_spinlock_irq!(stats::SwCounters::default(), "e100_rs::counters"),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
@@ -1240,6 +1292,13 @@ impl E100Driver {
                 irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
                 hw_features: net::dev::Features::RXFCS | net::dev::Features::RXALL,
+                // The 82557 cannot receive a frame longer than 1518 bytes (Configure has no
+                // long-frame bit before the 82558), so no VLANs on it, as e100.c says too.
+                fixed_features: if mac < hw::Mac::M82558_D101_A4 {
+                    net::dev::Features::VLAN_CHALLENGED
+                } else {
+                    net::dev::Features::NONE
+                },
             },
             nic,
         )?;
@@ -1346,6 +1405,7 @@ impl net::dev::Operations for Nic {
             let _ = rings::exec_cmd(io, scb::CUC_NOP, None);
             delay::udelay(1);
         }
+        mapped.tx_timestamp();
         if let Err((_, m)) = ring.issue(io, cmd, &body, Some(mapped)) {
             drop(m);
             drop(cu);
@@ -1360,7 +1420,6 @@ impl net::dev::Operations for Nic {
     }
 
     fn get_stats64(&self, _dev: &NetDevice, s: &mut kernel::bindings::rtnl_link_stats64) {
-        let _bh = bh::disable();
         let c = *self.counters.lock();
         let t = self.cu.lock().totals;
         s.rx_packets = c.rx_packets;
@@ -1420,7 +1479,6 @@ impl net::dev::Operations for Nic {
 
     fn set_mac_address(&self, dev: &NetDevice, addr: &net::dev::MacAddr) -> Result {
         let io = self.csr(dev.parent())?;
-        let _bh = bh::disable();
         let mut cu = self.cu.lock();
         if cu.ring.is_some() && dev.is_running() {
             self.command(&mut cu, io, desc::CbCmd::IaSetup, &desc::ia_body(addr))?;
@@ -1478,7 +1536,11 @@ impl net::dev::Operations for Nic {
 
     fn poll(&self, dev: &NetDevice, poll: &Poll<'_>) -> usize {
         let bound = dev.parent();
-        let Ok(io) = self.csr(bound) else { return 0 };
+        let Ok(io) = self.csr(bound) else {
+            // The device is gone: no work, so the abstraction completes NAPI (and the
+            // interrupt, which finds no BAR either, never schedules it again).
+            return 0;
+        };
 
         let (got, restart) = {
             let mut rx = self.rx.lock();
@@ -1490,8 +1552,16 @@ impl net::dev::Operations for Nic {
                     };
                     let got =
                         ring.clean(dev, bound, poll.budget(), opts, |skb| poll.gro_receive(skb));
-                    // The RU stopped (RNR): restart it once the RFD it would start at is
-                    // empty. Until then the flag stays set and the next poll tries again.
+                    // The safety net: with the ring drained, an RU that is not receiving has
+                    // stopped whether or not its RNR was seen (e100.c looks at the RU status
+                    // at the stop point the same way).
+                    if got.work < poll.budget()
+                        && io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY
+                    {
+                        self.ru_stopped.store(true, Ordering::Release);
+                    }
+                    // The RU stopped: restart it once the RFD it would start at is empty.
+                    // Until then the flag stays set and the next poll tries again.
                     let restart = (self.ru_stopped.load(Ordering::Acquire) && ring.can_restart())
                         .then(|| ring.start_addr());
                     (got, restart)
@@ -1500,30 +1570,47 @@ impl net::dev::Operations for Nic {
             }
         };
 
-        let cleaned = {
-            let mut cu = self.cu.lock();
-            if let Some(addr) = restart {
-                if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_ok() {
-                    self.ru_stopped.store(false, Ordering::Release);
-                }
-            }
-            match cu.ring.as_mut() {
-                Some(ring) => {
-                    let c = ring.clean(poll);
-                    if ring.has_unsent() {
-                        ring.kick(io);
+        let mut cleaned = rings::Cleaned::default();
+        let mut first = true;
+        loop {
+            // Transmit buffers are freed after the CU lock is dropped: freeing runs
+            // destructors that must not run with interrupts disabled.
+            let mut freed = rings::Reclaimed::new();
+            let more = {
+                let mut cu = self.cu.lock();
+                if let Some(addr) = restart.filter(|_| first) {
+                    // Cleared before the command, so an RNR that comes after it is kept; set
+                    // again if the SCB refused the command.
+                    if self.ru_stopped.swap(false, Ordering::AcqRel)
+                        && rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err()
+                    {
+                        self.ru_stopped.store(true, Ordering::Release);
                     }
-                    if c.pkts > 0 {
-                        dev.completed_queue(c.pkts, c.bytes);
-                        if dev.queue_stopped() && ring.avail() > 0 {
-                            dev.wake_queue();
+                }
+                first = false;
+                match cu.ring.as_mut() {
+                    Some(ring) => {
+                        let c = ring.clean(&mut freed);
+                        if ring.has_unsent() {
+                            ring.kick(io);
                         }
+                        if c.pkts > 0 {
+                            dev.completed_queue(c.pkts, c.bytes);
+                            if dev.queue_stopped() && ring.avail() > 0 {
+                                dev.wake_queue();
+                            }
+                        }
+                        cleaned.add(&c);
+                        freed.is_full()
                     }
-                    c
+                    None => false,
                 }
-                None => rings::Cleaned::default(),
+            };
+            freed.free(poll);
+            if !more {
+                break;
             }
-        };
+        }
 
         {
             let mut c = self.counters.lock();

@@ -151,7 +151,6 @@ impl Nic {
         dma_write!(self.mem, 0, lb_frame = words)?;
         let io = self.csr(bound)?;
         {
-            let _bh = bh::disable();
             let mut cu = self.cu.lock();
             let ring = cu.ring.as_mut().ok_or(ENODEV)?;
             let body = desc::tx_body(
@@ -372,7 +371,6 @@ impl ethtool::Operations for Nic {
     }
 
     fn get_pause_stats(&self, _dev: &Device, s: &mut ethtool::PauseStats) {
-        let _bh = bh::disable();
         let t = self.cu.lock().totals;
         if t.dumps == 0 || !self.mac_pause() {
             return;
@@ -382,7 +380,6 @@ impl ethtool::Operations for Nic {
     }
 
     fn get_eth_ctrl_stats(&self, _dev: &Device, s: &mut ethtool::EthCtrlStats) {
-        let _bh = bh::disable();
         let t = self.cu.lock().totals;
         if t.dumps == 0 || !self.mac_pause() {
             return;
@@ -406,7 +403,6 @@ impl ethtool::Operations for Nic {
 
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
         let (sw, totals) = {
-            let _bh = bh::disable();
             // Each guard is released at the end of its statement, inside the section.
             let sw = *self.counters.lock();
             let totals = self.cu.lock().totals;
@@ -420,7 +416,6 @@ impl ethtool::Operations for Nic {
     }
 
     fn get_eth_mac_stats(&self, _dev: &Device, s: &mut ethtool::EthMacStats) {
-        let _bh = bh::disable();
         let t = self.cu.lock().totals;
         // Only counters the hardware keeps; with no completed dump there are none to show.
         if t.dumps == 0 {
@@ -557,7 +552,6 @@ impl ethtool::Operations for Nic {
         // The Dump command, while the CB ring exists; the chip has 10 ms to write the buffer.
         let _ = dma_write!(self.mem, 0, dump_buf = [0; crate::DUMP_WORDS]);
         let issued = {
-            let _bh = kernel::sync::bh::disable();
             let mut cu = self.cu.lock();
             cu.ring.is_some()
                 && self

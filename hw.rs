@@ -13,6 +13,9 @@ pub(crate) const SCB_CMD_HI: usize = 0x03;
 pub(crate) const SCB_STAT_ACK: usize = 0x01;
 /// STAT/ACK: the RU left the ready state ("receive not ready").
 pub(crate) const STAT_ACK_RNR: u8 = 0x10;
+/// SCB status byte: the RU status field (bits 2-5) and its "ready" value (receiving).
+pub(crate) const RUS_MASK: u8 = 0x3c;
+pub(crate) const RUS_READY: u8 = 0x10;
 /// SCB command byte: CU and RU commands.
 pub(crate) const SCB_CMD_LO: usize = 0x02;
 /// SCB general pointer: the argument of a CU/RU command.
@@ -104,6 +107,8 @@ pub(crate) struct Mac(u8);
 impl Mac {
     /// 82557 D100 A-step (the oldest).
     pub(crate) const M82557_D100_A: Mac = Mac(0);
+    /// 82557 D100 C-step, the last 82557: up to it, the multicast lock-up workaround applies.
+    pub(crate) const M82557_D100_C: Mac = Mac(2);
     /// 82558 D101 A4-step: the first with extended TCBs, flow control and MWI.
     pub(crate) const M82558_D101_A4: Mac = Mac(4);
     /// 82559 D101M (also what every ICH part is treated as): adds TCO statistics.

@@ -10,9 +10,12 @@
 //! `to_use` and sets its S (suspend) bit, then (after a write barrier) clears the S bit of the
 //! CB before it, and kicks the CU: CU_START with the CB's address the first time after a reset,
 //! CU_RESUME after that. The CU runs until it completes a CB whose S bit is set and suspends
-//! there, so the device never runs into a CB that is being filled. If the SCB will not take a
-//! command (the previous one not yet accepted), the CB stays queued in `to_send` and the next
-//! kick sends it. `clean` returns completed CBs, in order, to the free pool, and with them the
+//! there, so the device never runs into a CB that is being filled. One command carries the CU
+//! through every CB queued since the last: a kick sends none when the SCB still holds our
+//! START or RESUME or the newest CB has completed, since a second RESUME would move a CU
+//! suspended at the newest CB on into a free one. If the SCB will not take a command (the
+//! previous one not yet accepted), the CBs stay queued from `to_send` and the next kick sends
+//! it. `clean` returns completed CBs, in order, to the free pool, and with them the
 //! transmit buffers they carried.
 //!
 //! # RFA
@@ -48,6 +51,8 @@ pub(crate) mod scb {
     pub(crate) const RUC_START: u8 = 0x01;
     /// RU base address.
     pub(crate) const RUC_LOAD_BASE: u8 = 0x06;
+    /// The CU command's bits.
+    pub(crate) const CUC_MASK: u8 = 0xf0;
     /// CU: no operation (the ICH 10 Mb/half-duplex workaround).
     pub(crate) const CUC_NOP: u8 = 0x00;
     /// CU start at the general pointer.
@@ -239,22 +244,44 @@ impl CbRing {
         self.mem.dma_handle_at(i).map_or(0, |a| a as u32)
     }
 
-    /// Sends the CU every CB queued but not yet sent; stops at the first the SCB refuses.
+    /// Hands the CU the CBs queued since the last kick, with one command at most.
+    ///
+    /// Queued CBs are chained (each one's S bit was cleared when the next was queued), so one
+    /// CU_START or CU_RESUME runs the CU through all of them to the newest, where it suspends.
+    /// A second command for the same CBs would find the CU suspended at the newest CB, whose
+    /// link leads to a free CB holding a stale transmit: no command is sent when one already
+    /// covers them, that is when the SCB still holds our START or RESUME (the CU has not taken
+    /// it yet, and will find the S bits cleared when it does), or when the newest CB is already
+    /// complete (an earlier command carried the CU through it). If the SCB will not take the
+    /// command, the CBs stay unsent and the next kick (from `issue` or `poll`) tries again.
     pub(crate) fn kick(&mut self, io: &Csr) {
-        while self.to_send != self.to_use {
-            // CU_START takes the CB's address; CU_RESUME continues from the suspended CB's
-            // link and ignores the pointer, so it is not written (one MMIO write less per frame).
-            let (cmd, ptr) = if self.cu_start {
-                (scb::CUC_START, Some(self.addr(self.to_send)))
-            } else {
-                (scb::CUC_RESUME, None)
-            };
-            if exec_cmd(io, cmd, ptr).is_err() {
-                break;
-            }
-            self.cu_start = false;
-            self.to_send = self.next(self.to_send);
+        if self.to_send == self.to_use {
+            return;
         }
+        if !self.cu_start {
+            let pending = io.read8(hw::SCB_CMD_LO) & scb::CUC_MASK;
+            let newest = self.prev(self.to_use);
+            if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
+                self.to_send = self.to_use;
+                return;
+            }
+        }
+        // CU_START takes the first unsent CB's address; CU_RESUME continues from the suspended
+        // CB's link and ignores the pointer, so it is not written (one MMIO write less a frame).
+        let (cmd, ptr) = if self.cu_start {
+            (scb::CUC_START, Some(self.addr(self.to_send)))
+        } else {
+            (scb::CUC_RESUME, None)
+        };
+        if exec_cmd(io, cmd, ptr).is_ok() {
+            self.cu_start = false;
+            self.to_send = self.to_use;
+        }
+    }
+
+    /// Whether CB `i` has its C (complete) bit set.
+    fn complete(&self, i: usize) -> bool {
+        dma_read!(self.mem, i, status).is_ok_and(|s| u16::from_le(s) & CB_COMPLETE != 0)
     }
 
     /// Whether CBs are queued that the SCB has not accepted yet.
@@ -262,10 +289,11 @@ impl CbRing {
         self.to_send != self.to_use
     }
 
-    /// Returns completed CBs to the pool and frees their transmit buffers the NAPI way.
-    pub(crate) fn clean(&mut self, poll: &Poll<'_>) -> Cleaned {
+    /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
+    /// when `freed` is full (the caller frees those and calls again).
+    pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {
         let mut done = Cleaned::default();
-        while self.avail < self.count && self.to_clean != self.to_send {
+        while self.avail < self.count && self.to_clean != self.to_send && !freed.is_full() {
             let i = self.to_clean;
             let status = match dma_read!(self.mem, i, status) {
                 Ok(s) => u16::from_le(s),
@@ -282,12 +310,64 @@ impl CbRing {
                 }
                 done.pkts += 1;
                 done.bytes += len;
-                poll.consume(skb.unmap());
+                freed.push(skb);
             }
             self.to_clean = self.next(i);
             self.avail += 1;
         }
         done
+    }
+}
+
+/// How many transmit buffers one clean pass takes off the ring at most.
+const RECLAIM_BATCH: usize = 16;
+
+/// Transmit buffers taken off the CB ring by [`CbRing::clean`], to be freed once the CU lock
+/// (which keeps interrupts disabled) is dropped.
+pub(crate) struct Reclaimed {
+    bufs: [Option<TxMapping>; RECLAIM_BATCH],
+    n: usize,
+}
+
+impl Reclaimed {
+    /// An empty batch.
+    pub(crate) fn new() -> Self {
+        Self {
+            bufs: core::array::from_fn(|_| None),
+            n: 0,
+        }
+    }
+
+    /// Whether the batch has no room left.
+    pub(crate) fn is_full(&self) -> bool {
+        self.n >= RECLAIM_BATCH
+    }
+
+    fn push(&mut self, m: TxMapping) {
+        if let Some(slot) = self.bufs.get_mut(self.n) {
+            *slot = Some(m);
+            self.n += 1;
+        }
+    }
+
+    /// Unmaps and frees the buffers, the NAPI way.
+    pub(crate) fn free(&mut self, poll: &Poll<'_>) {
+        for slot in self.bufs.iter_mut().take(self.n) {
+            if let Some(m) = slot.take() {
+                poll.consume(m.unmap());
+            }
+        }
+        self.n = 0;
+    }
+}
+
+impl Cleaned {
+    /// Adds another pass's figures.
+    pub(crate) fn add(&mut self, o: &Cleaned) {
+        self.pkts += o.pkts;
+        self.bytes += o.bytes;
+        self.sent_pkts += o.sent_pkts;
+        self.sent_bytes += o.sent_bytes;
     }
 }
 

@@ -8,10 +8,12 @@
 //! (completion at byte 64), 19 on the 82558 (76), 19 plus two 16-bit TCO counters on the 82559
 //! and later (80). QEMU's i82559er fixes the length at reset from its default configuration and
 //! writes the completion at byte 64 although it presents an 82559, which is why e100.c's counters
-//! never update there. We do not guess: the block is zeroed before the first dump, and the first
-//! completion found tells the layout.
+//! never update there. The driver expects the generation's layout; while no dump has confirmed
+//! it, a completion at another layout's place is taken (once, with a warning) and kept.
 //!
-//! Kernel-independent (only `core`), covered by the host tests.
+//! Kernel-independent (only `core` and [`Mac`]), covered by the host tests.
+
+use crate::hw::Mac;
 
 /// The completion word after a dump-and-reset.
 pub(crate) const DUMP_RESET_COMPLETE: u32 = 0x0000_a007;
@@ -48,15 +50,33 @@ pub(crate) struct Dump {
     pub(crate) rcv_tco_frames: u16,
 }
 
-/// Finds the completion word: `Some(words before it)` if a dump has completed.
-/// `known` is the layout found by an earlier dump, if any.
-/// The words are as read from memory (little-endian).
-pub(crate) fn completed(words: &[u32; STATS_WORDS], known: Option<usize>) -> Option<usize> {
-    let done = |n: usize| u32::from_le(words[n]) == DUMP_RESET_COMPLETE;
-    match known {
-        Some(n) => (n < STATS_WORDS && done(n)).then_some(n),
-        None => LAYOUTS.into_iter().find(|n| done(*n)),
+/// Where the completion word of a dump by `mac` is, in words (as e100.c expects it).
+pub(crate) fn layout_of(mac: Mac) -> usize {
+    if mac >= Mac::M82559_D101M {
+        20
+    } else if mac >= Mac::M82558_D101_A4 {
+        19
+    } else {
+        16
     }
+}
+
+/// Finds a finished dump's completion word: `Some(words before it)`. It is looked for at
+/// `layout` (the generation's, or the one a dump has confirmed); until one is `confirmed`, also
+/// at the other layouts' places, for a chip that is not what it says (QEMU). `done(n)` tells
+/// whether word `n` holds the completion.
+pub(crate) fn locate(
+    layout: usize,
+    confirmed: bool,
+    done: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    if layout < STATS_WORDS && done(layout) {
+        return Some(layout);
+    }
+    if confirmed {
+        return None;
+    }
+    LAYOUTS.into_iter().find(|&n| n != layout && done(n))
 }
 
 /// Decodes a completed dump of `n` counter words (from [`completed`]); counters the layout

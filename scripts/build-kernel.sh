@@ -28,11 +28,14 @@ fi
 
 python3 "$REPO/scripts/overlay.py" "$REPO/rust" "$KSRC/rust"
 
-frag="$REPO/scripts/kernel.config"
+# The fragments in order (a later one only adds options).
+frag="$KSRC/.e100_rs-fragment"
+cat "${KFRAGS[@]}" >"$frag.new"
+mv "$frag.new" "$frag"
 stamp="$KSRC/.e100_rs-config.sha256"
 want=$(sha256sum "$frag" | cut -d' ' -f1)
 if [ ! -f "$KSRC/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-	log "configuring: x86_64 tinyconfig + scripts/kernel.config"
+	log "configuring: x86_64 tinyconfig + ${KFRAGS[*]##*/}"
 	"${KMAKE[@]}" -s tinyconfig >/dev/null
 	(cd "$KSRC" && KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
 	"${KMAKE[@]}" -s olddefconfig >/dev/null
@@ -60,7 +63,7 @@ else
 	log "incremental build"
 fi
 
-buildlog="$CACHE/kernel-build.log"
+buildlog="$KBUILDLOG"
 start=$(date +%s)
 # The kernel crate (with our abstractions) is compiled with clippy, and compiled on every run
 # (its object removed first), so that its diagnostics are in the build log every time for the

@@ -4,8 +4,22 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything generated lives outside the repo, in one cache directory.
 CACHE=${E100_RS_CACHE:-$HOME/.cache/e100_rs}
+# Which kernel: "test" (scripts/kernel.config: lockdep, DMA-API, slab debugging, kmemleak) or
+# "debug" (that plus scripts/kernel-debug.config: KASAN), each in a tree of its own.
+KVARIANT=${E100_RS_KVARIANT:-test}
+case "$KVARIANT" in
+test) KFRAGS=("$REPO/scripts/kernel.config") ;;
+debug) KFRAGS=("$REPO/scripts/kernel.config" "$REPO/scripts/kernel-debug.config") ;;
+*) printf 'unknown E100_RS_KVARIANT %s (test or debug)\n' "$KVARIANT" >&2; exit 1 ;;
+esac
 # The kernel tree: Debian's linux-source-6.12 with our rust/ overlaid.
-KSRC=${E100_RS_KDIR:-$CACHE/linux}
+if [ "$KVARIANT" = test ]; then
+	KSRC=${E100_RS_KDIR:-$CACHE/linux}
+	KBUILDLOG=$CACHE/kernel-build.log
+else
+	KSRC=${E100_RS_KDIR:-$CACHE/linux-$KVARIANT}
+	KBUILDLOG=$CACHE/kernel-$KVARIANT-build.log
+fi
 KTARBALL=${E100_RS_KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 KMAKE=(make -C "$KSRC" LLVM=1 -j"$JOBS")

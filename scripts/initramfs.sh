@@ -32,6 +32,17 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 # Modules: the reference C driver (and mii, which it needs) and ours.
 cp "$KSRC/drivers/net/mii.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$root/mods/"
 cp "$rs_ko" "$root/mods/e100_rs.ko"
+# A test tool module, built against the same tree: printk from hard-IRQ context, for the
+# netconsole test (tests/guest/irqprint).
+tooldir=$(mktemp -d)
+cp "$REPO/tests/guest/irqprint/irqprint.c" "$tooldir/"
+echo "obj-m := irqprint.o" >"$tooldir/Kbuild"
+if ! make -C "$KSRC" M="$tooldir" LLVM=1 modules >"$tooldir/build.log" 2>&1; then
+	cat "$tooldir/build.log" >&2
+	die "building tests/guest/irqprint failed"
+fi
+cp "$tooldir/irqprint.ko" "$root/mods/"
+rm -rf "$tooldir"
 
 cp "$REPO"/tests/guest/*.sh "$root/tests/"
 # Static helpers: an MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl, and a raw

@@ -8,6 +8,8 @@ DIR/lpctl.sock (scripts/qemu-run.sh --lp-dir). The guest writes one request per 
 
     ID get PROP            -> qom-get /machine/peripheral/nic0 PROP
     ID set PROP VALUE      -> qom-set (VALUE: true/false, a number, or a string)
+    ID link up|down        -> set_link n0 (the QEMU monitor's link switch on the NIC's
+                              backend: frames are lost both ways, the PHY sees nothing)
 
 and reads one answer line, "ID OK", "ID OK <value>" or "ID ERR <message>" (ID is any word
 the guest chose; it lets the guest skip a late answer to an earlier request). Every exchange is
@@ -74,6 +76,8 @@ def answer(qmp, line):
         r = qmp.cmd("qom-get", path=NIC, property=words[1])
     elif len(words) == 3 and words[0] == "set":
         r = qmp.cmd("qom-set", path=NIC, property=words[1], value=value(words[2]))
+    elif len(words) == 2 and words[0] == "link" and words[1] in ("up", "down"):
+        r = qmp.cmd("set_link", name="n0", up=words[1] == "up")
     else:
         return "ERR bad request: " + line
     if "error" in r:

@@ -43,7 +43,9 @@ HOOKS = [
         "pub mod bh;",
         "pub mod completion;",
         "pub mod rcu;",
+        "pub mod spinlock_irq;",
         "pub use completion::Completion;",
+        "pub use spinlock_irq::{new_spinlock_irq, SpinLockIrq};",
     ]),
     ("kernel/net.rs", "//", None, [
         "pub mod dev;",
@@ -59,6 +61,7 @@ HOOKS = [
         '#include "netdevice.c"',
         '#include "pci.c"',
         '#include "rcu.c"',
+        '#include "spinlock_irq.c"',
         '#include "warn.c"',
     ]),
     ("bindings/bindings_helper.h", "/*", None, [

@@ -16,8 +16,9 @@
 # - The run is one process group (scripts/pgroup.py): QEMU and the host services die with it,
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
-# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool"), E100_RS_DRIVERS (default
-# "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The harness's self-tests:
+# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults"),
+# E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The
+# harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
 # bulk-64MiB-host-to-guest), E100_RS_HANG_IN=NAME makes it hang when NAME starts; either run
 # must end red, naming the tests that did not report or the test that hung.
@@ -31,7 +32,7 @@ fi
 LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
-SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool}
+SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-3900}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
@@ -146,13 +147,13 @@ bg_wait timeout --foreground "$(budget 3000)" "$REPO/scripts/build-kernel.sh" ||
 # build-kernel.sh recompiles the crate with CLIPPY=1 on every run.
 ours=$(cd "$REPO/rust" && find . -type f | sed 's|^\./|rust/|')
 kdiags=$(awk '/^(warning|error)(\[[A-Za-z0-9_:-]+\])?:/ {msg = $0; next}
-	msg != "" && /^ *--> / {print $2 " " msg; msg = ""}' "$CACHE/kernel-build.log" |
+	msg != "" && /^ *--> / {print $2 " " msg; msg = ""}' "$KBUILDLOG" |
 	while read -r loc msg; do
 		f=${loc%%:*}
 		echo "$ours" | grep -qx "$f" && echo "$loc $msg"
 	done || true)
-kdiags=$kdiags$(grep -E '^rust/helpers/[^:]+:[0-9]+:[0-9]+: (warning|error):' "$CACHE/kernel-build.log" || true)
-if ! grep -qE '^ +CLIPPY +L +rust/kernel\.o' "$CACHE/kernel-build.log" 2>/dev/null; then
+kdiags=$kdiags$(grep -E '^rust/helpers/[^:]+:[0-9]+:[0-9]+: (warning|error):' "$KBUILDLOG" || true)
+if ! grep -qE '^ +CLIPPY +L +rust/kernel\.o' "$KBUILDLOG" 2>/dev/null; then
 	result FAIL build/kernel-crate-no-warnings "the kernel crate was not compiled with clippy in this run (see $CACHE/kernel-build.log)"
 elif [ -n "$kdiags" ]; then
 	result FAIL build/kernel-crate-no-warnings "$(echo "$kdiags" | wc -l) diagnostics in our rust/ files: $(echo "$kdiags" | head -3 | tr '\n' '|')"
@@ -446,6 +447,16 @@ traffic() { # traffic DRIVER
 			result FAIL "$drv/traffic/netconsole-delivered" "$got of $want messages arrived at 127.0.0.1:$udp_port"
 		fi
 	fi
+	# And every line printed from a timer interrupt (netconsole-from-irq).
+	if grep -aq '^@@TEST netconsole-from-irq ' "$logf"; then
+		want=$(sed -n 's/^@@IRQLINES //p' "$logf" | tr -d '\r' | tail -1)
+		got=$(grep -aoE "e100test-irq tag=$drv cpu=[0-9]+ seq=[0-9]+ end" "$OUT/netconsole.log" 2>/dev/null | sort -u | wc -l || true)
+		if [ -n "$want" ] && [ "$got" -eq "$want" ]; then
+			result PASS "$drv/traffic/netconsole-from-irq-delivered" "all $want lines printed in hard-IRQ context arrived at 127.0.0.1:$udp_port"
+		else
+			result FAIL "$drv/traffic/netconsole-from-irq-delivered" "$got of ${want:-?} lines printed in hard-IRQ context arrived at 127.0.0.1:$udp_port"
+		fi
+	fi
 	metrics "$logf" "$drv"
 	pcap_checks "$drv/traffic" "$drv" "$MAC" 52:54:00:aa:bb:cc -- "$pcap"
 }
@@ -505,7 +516,7 @@ harness_boot() {
 	[ -n "$HQEMU" ] || return 1
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite "$1" --driver "$2" --mac "$MAC" --log "$logf" \
 		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" ${4:+--nic-props "$4"} \
-		--append "e100test.iperf=$iperf_port$(abort_arg)" || true
+		--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
 	collect "$logf" "$2/$1"
 }
 
@@ -551,9 +562,9 @@ basic() { # basic DRIVER
 	collect "$OUT/basic-$1.log" "$1/basic"
 }
 
-case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "*) start_services ;; esac
+case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "* | *" faults "*) start_services ;; esac
 HQEMU=""
-if has_stage linkpartner || has_stage ethtool; then
+if has_stage linkpartner || has_stage ethtool || has_stage faults; then
 	stage "harness QEMU"
 	qstart=$(date +%s)
 	if bg_wait timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" \
@@ -580,6 +591,7 @@ for suite in $SUITES; do
 		case "$suite" in
 		basic | traffic | pair | linkpartner) "$suite" "$drv" ;;
 		ethtool) ethtool_suite "$drv" ;;
+		faults) harness_boot faults "$drv" 900 ;;
 		*) die "unknown suite $suite" ;;
 		esac
 	done

@@ -166,3 +166,8 @@ void rust_helper_netif_tx_disable(struct net_device *dev)
 {
 	netif_tx_disable(dev);
 }
+
+void rust_helper_skb_tx_timestamp(struct sk_buff *skb)
+{
+	skb_tx_timestamp(skb);
+}

@@ -113,7 +113,7 @@ pub fn rmb() {
 /// use kernel::{dma::CoherentAllocation, dma_read, dma_write};
 ///
 /// kernel::dma_struct! {
-///     struct Desc { status: u16, size: u16, addr: u32 }
+///     struct Desc { status: u16, size: u16, addr: u32, words: [u32; 2] }
 /// }
 ///
 /// # fn test(dev: &kernel::device::Device<kernel::device::Bound>) -> Result {
@@ -121,7 +121,10 @@ pub fn rmb() {
 /// dma_write!(ring, 2, size = 1522)?;
 /// assert_eq!(dma_read!(ring, 2, size)?, 1522);
 /// assert!(dma_read!(ring, 4, size).is_err()); // out of bounds
-/// assert_eq!(ring.dma_handle_at(1)?, ring.dma_handle() + 8);
+/// dma_write!(ring, 1, words[1] = 7)?;
+/// assert_eq!(dma_read!(ring, 1, words[1])?, 7);
+/// assert!(dma_read!(ring, 1, words[2]).is_err()); // out of the array
+/// assert_eq!(ring.dma_handle_at(1)?, ring.dma_handle() + 16);
 /// # Ok(()) }
 /// ```
 pub struct CoherentAllocation<T: AsBytes + FromBytes> {
@@ -236,7 +239,8 @@ impl<T: AsBytes + FromBytes> Drop for CoherentAllocation<T> {
     }
 }
 
-/// Reads a field of element `$idx` of a [`CoherentAllocation`]: `dma_read!(ring, i, a.b)`.
+/// Reads a field of element `$idx` of a [`CoherentAllocation`]: `dma_read!(ring, i, a.b)`, or
+/// one element of an array field: `dma_read!(ring, i, a.b[k])`.
 /// Evaluates to `Result<FieldType>`; out-of-range indices give [`EINVAL`]. The allocation and
 /// the index are evaluated before, and outside, the macro's `unsafe` block, and the allocation
 /// must be a [`CoherentAllocation`] (its methods are called by their full path, so no look-alike
@@ -259,6 +263,27 @@ macro_rules! dma_read {
                 // SAFETY: `field` points into an element returned by `item_from_index`; it is
                 // read with a volatile load.
                 Ok(unsafe { $crate::dma::CoherentAllocation::field_read(alloc, field) })
+            }
+            Err(e) => Err(e),
+        }
+    }};
+    ($alloc:expr, $idx:expr, $($field:ident).+ [$i:expr]) => {{
+        let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
+        let idx: usize = $idx;
+        let i: usize = $i;
+        match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
+            Ok(item) => {
+                // SAFETY: as above.
+                #[forbid(dangerous_implicit_autorefs)]
+                let array = unsafe { ::core::ptr::addr_of!((*item).$($field).+) };
+                match $crate::dma::array_element(array.cast_mut(), i) {
+                    // SAFETY: `elem` is an element, bounds checked, of an array field of an
+                    // element returned by `item_from_index`; it is read with a volatile load.
+                    Ok(elem) => Ok(unsafe {
+                        $crate::dma::CoherentAllocation::field_read(alloc, elem.cast_const())
+                    }),
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         }

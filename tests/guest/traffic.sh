@@ -27,6 +27,8 @@ TCP_FLOOR=10
 UDP_RATE=5M
 UDP_LOSS_MAX=5
 # netconsole messages sent while TCP transmits, to drive netpoll into ndo_poll_controller.
+# Lines each CPU prints from its timer interrupt in the netconsole-from-irq test (100 a second).
+IRQ_LINES=300
 NC_MESSAGES=300
 
 kmemleak_baseline
@@ -266,6 +268,55 @@ else
 	fi
 	rmdir "$nc_dir"
 	kprobe_del netpoll
+fi
+
+# netpoll from hard-interrupt context: a timer interrupt on each CPU prints (tests/guest/irqprint)
+# while TCP transmits from CPU 1 and `ethtool -S` loops on CPU 0, so netconsole's transmit (and
+# poll) interrupt the driver's own transmit, poll and statistics paths, on the CPU that holds
+# their locks. A lock taken there without interrupts disabled deadlocks the CPU; lockdep
+# reports the lock's inconsistent use (the host fails the run on either). The host checks that
+# every line arrived (netconsole-from-irq-delivered).
+begin netconsole-from-irq
+if ! mkdir "$nc_dir"; then
+	fail netconsole-from-irq "no configfs netconsole"
+else
+	echo "$ifc" >"$nc_dir/dev_name"
+	echo 10.0.2.15 >"$nc_dir/local_ip"
+	echo "$HOST" >"$nc_dir/remote_ip"
+	echo "$UDP_PORT" >"$nc_dir/remote_port"
+	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
+	if echo 1 >"$nc_dir/enabled"; then
+		secs=$((IRQ_LINES / 100 + 4))
+		taskset 2 iperf3 -c "$HOST" -p "$IPERF_PORT" -t "$secs" -f m >/tmp/irq-iperf.txt 2>&1 &
+		bg=$!
+		(
+			n=0
+			end=$(($(date +%s) + secs - 1))
+			while [ "$(date +%s)" -lt "$end" ]; do ethtool -S "$ifc" >/dev/null && n=$((n + 1)); done
+			echo "$n" >/tmp/irq-ethtool.txt
+		) &
+		loop=$!
+		taskset -p 1 $loop >/dev/null
+		sleep 1
+		insmod /mods/irqprint.ko count="$IRQ_LINES" period_us=10000 tag="$drv"
+		wait $bg
+		wait $loop
+		rmmod irqprint
+		echo 0 >"$nc_dir/enabled"
+		rate=$(iperf_rate "$(cat /tmp/irq-iperf.txt)")
+		printed=$(dmesg | grep -c "e100test-irq tag=$drv cpu=[0-9]* seq=[0-9]* end")
+		want=$((IRQ_LINES * $(nproc)))
+		loops=$(cat /tmp/irq-ethtool.txt 2>/dev/null)
+		if grep -q 'iperf Done' /tmp/irq-iperf.txt && [ "$printed" = "$want" ] && [ "${loops:-0}" -gt 0 ]; then
+			pass netconsole-from-irq "$printed lines from timer interrupts on $(nproc) CPUs over netconsole while TCP sent ${rate:-?} Mbit/s and ethtool -S ran $loops times"
+		else
+			fail netconsole-from-irq "printed $printed of $want lines; iperf3: $(tail -2 /tmp/irq-iperf.txt | tr '\n' ' '); ethtool -S ran ${loops:-?} times"
+		fi
+		echo "@@IRQLINES $want"
+	else
+		fail netconsole-from-irq "enabling the target failed: $(dmesg | grep -i netconsole | tail -2 | tr '\n' ' ')"
+	fi
+	rmdir "$nc_dir"
 fi
 
 echo "@@ETHTOOL_S_BEGIN"

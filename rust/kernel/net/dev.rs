@@ -86,6 +86,9 @@ impl Features {
     pub const RXFCS: Features = Features(1 << bindings::NETIF_F_RXFCS_BIT);
     /// Receive frames with errors too (`rx-all`).
     pub const RXALL: Features = Features(1 << bindings::NETIF_F_RXALL_BIT);
+    /// The device cannot receive VLAN-tagged frames (too long for it): the stack refuses to
+    /// add VLANs on it.
+    pub const VLAN_CHALLENGED: Features = Features(1 << bindings::NETIF_F_VLAN_CHALLENGED_BIT);
 
     /// Whether every feature of `other` is in `self`.
     pub const fn contains(self, other: Features) -> bool {
@@ -742,6 +745,8 @@ pub struct Config<'a> {
     pub napi_weight: i32,
     /// The features the user may switch (`ethtool -K`); all start off.
     pub hw_features: Features,
+    /// Features that are always on and cannot be switched ([`Features::VLAN_CHALLENGED`]).
+    pub fixed_features: Features,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -836,6 +841,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             (*raw).dev.parent = parent.as_raw();
             (*raw).watchdog_timeo = cfg.watchdog_timeo;
             (*raw).hw_features |= cfg.hw_features.0;
+            (*raw).features |= cfg.fixed_features.0;
             (*raw).min_mtu = cfg.mtu_range.0;
             (*raw).max_mtu = cfg.mtu_range.1;
             bindings::eth_hw_addr_set(raw, cfg.mac.as_ptr());

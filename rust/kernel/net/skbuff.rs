@@ -278,6 +278,15 @@ impl TxMapping {
         self.len == 0
     }
 
+    /// Takes the software transmit timestamp, and hands the frame to PHY timestamping, if its
+    /// socket asked for either (`skb_tx_timestamp`): call it as the frame goes to the device,
+    /// before the device can complete it.
+    pub fn tx_timestamp(&self) {
+        // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it (the
+        // clone shares the data, which the device only reads).
+        unsafe { bindings::skb_tx_timestamp(self.skb.raw()) };
+    }
+
     /// Ends the mapping and returns the buffer; the device must be done with it.
     pub fn unmap(self) -> SkBuff {
         let this = core::mem::ManuallyDrop::new(self);

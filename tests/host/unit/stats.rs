@@ -9,14 +9,37 @@ fn block(counters: &[u32], complete_at: usize) -> [u32; STATS_WORDS] {
     w
 }
 
+fn found(w: &[u32; STATS_WORDS], layout: usize, confirmed: bool) -> Option<usize> {
+    stats::locate(layout, confirmed, |n| {
+        u32::from_le(w[n]) == stats::DUMP_RESET_COMPLETE
+    })
+}
+
+#[test]
+fn expects_the_generations_layout() {
+    use crate::hw::Mac;
+    assert_eq!(stats::layout_of(Mac::M82557_D100_A), 16); // byte 64
+    assert_eq!(stats::layout_of(Mac::M82558_D101_A4), 19); // byte 76
+    assert_eq!(stats::layout_of(Mac::M82559_D101M), 20); // byte 80
+    assert_eq!(stats::layout_of(Mac::M82551_10), 20);
+}
+
 #[test]
 fn finds_layout_at_64_76_or_80_bytes() {
-    assert_eq!(stats::completed(&block(&[], 16), None), Some(16)); // 82557, and QEMU's i82559er
-    assert_eq!(stats::completed(&block(&[], 19), None), Some(19)); // 82558
-    assert_eq!(stats::completed(&block(&[], 20), None), Some(20)); // 82559+
-    assert_eq!(stats::completed(&[0; STATS_WORDS], None), None);
-    // Once known, only that position counts.
-    assert_eq!(stats::completed(&block(&[], 16), Some(20)), None);
+    for at in [16, 19, 20] {
+        assert_eq!(found(&block(&[], at), at, false), Some(at));
+        assert_eq!(found(&block(&[], at), at, true), Some(at));
+    }
+    assert_eq!(found(&[0; STATS_WORDS], 20, false), None);
+    // QEMU's i82559er: an 82559 completing at byte 64 is found while unconfirmed...
+    assert_eq!(found(&block(&[], 16), 20, false), Some(16));
+    // ...and once a layout is confirmed, only its place counts.
+    assert_eq!(found(&block(&[], 16), 20, true), None);
+    assert_eq!(found(&block(&[], 20), 16, true), None);
+    // The expected place wins over another that happens to hold the value.
+    let mut w = block(&[], 20);
+    w[16] = stats::DUMP_RESET_COMPLETE.to_le();
+    assert_eq!(found(&w, 20, false), Some(20));
 }
 
 #[test]
