@@ -223,17 +223,20 @@
 //! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
 //! takes `cu` again. netpoll also means transmit and poll can run in hard-interrupt context
 //! (a `printk` in an interrupt handler): every lock they take is taken with interrupts disabled
-//! by everyone (`SpinLockIrq`), or is one netpoll cannot reach while another holder runs on
-//! the same CPU (`rx`: netpoll polls only through NAPI's own ownership).
+//! by everyone (`SpinLockIrq`), or is one netpoll never takes (`rx`: netpoll polls with a
+//! budget of 0, which does no receive work).
 //!
 //! - The address list (the net_device's): held by the core around `set_rx_mode`, taken with
 //!   `lock_addrs` by `open` and the service task to rebuild the receive filter. First in order.
 //! - `cu`: the CB ring, the SCB command register, statistics state. Taken by transmit and poll,
 //!   which netpoll may run in hard-interrupt context, so always with interrupts disabled
-//!   (`spin_lock_irqsave`, as e100.c's `cb_lock`). Nothing is freed under it.
-//! - `rx`: the RFA. Only poll uses it while the interface is up; `open`/`stop` while NAPI is
-//!   disabled. Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit
-//!   from inside GRO takes `cu` while `rx` is held).
+//!   (`spin_lock_irqsave`, as e100.c's `cb_lock`). Completed transmit buffers are freed after
+//!   it is dropped; what an error path drops under it goes the any-context way
+//!   (`dev_kfree_skb_any`).
+//! - `rx`: the RFA. Only poll uses it while the interface is up (not netpoll's poll, whose
+//!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
+//!   Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit from
+//!   inside GRO takes `cu` while `rx` is held).
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL
 //!   and the service task, both process context; held across PHY accesses that sleep). Taken
 //!   before the address list and `cu` when the link change reconfigures the MAC.
@@ -1028,6 +1031,11 @@ impl Nic {
                 });
             }
         }
+        // The 82557's multicast lock-up workaround (e100.c's): Configure and the multicast
+        // list again, every period (under `link`, as every reconfiguration of this task).
+        if self.mac <= hw::Mac::M82557_D100_C {
+            self.reconfigure(dev);
+        }
         drop(ctl);
         if let Some((want, n)) = moved {
             netdev_warn!(
@@ -1039,11 +1047,6 @@ impl Nic {
                 self.mac.name(),
                 n
             );
-        }
-        // The 82557's multicast lock-up workaround (e100.c's): Configure and the multicast
-        // list again, every period.
-        if self.mac <= hw::Mac::M82557_D100_C {
-            self.reconfigure(dev);
         }
         // The receive safety net: a poll every period, which restarts an RU that stopped with
         // nothing noticed (a lost RNR, an RU_START the SCB refused). e100.c raises a software
@@ -1086,7 +1089,8 @@ impl Nic {
     fn reset(&self, dev: &NetDevice) {
         let Some(rtnl) = net::dev::rtnl_try_lock() else {
             // `stop` may be waiting for this task with RTNL held: try again at the next run
-            // (the watchdog period), or not at all if the interface is going down.
+            // (the watchdog period); if the interface is going down there is none, and `open`
+            // drops the flag.
             self.tx_timeout.store(true, Ordering::Relaxed);
             return;
         };
@@ -1338,6 +1342,8 @@ impl pci::Driver for E100Driver {
 #[vtable]
 impl net::dev::Operations for Nic {
     fn open(&self, dev: &NetDevice) -> Result {
+        // A reset deferred while the interface went down is moot now.
+        self.tx_timeout.store(false, Ordering::Relaxed);
         // The carrier is off here (from registration, or from `stop`); the service task turns
         // it on when the PHY reports link.
         if let Err(e) = self.up(dev) {
@@ -1542,7 +1548,11 @@ impl net::dev::Operations for Nic {
             return 0;
         };
 
-        let (got, restart) = {
+        // A budget of 0 is netpoll's poll (from any context, a hard interrupt included): transmit
+        // completion only, as NAPI's contract says, so the RFA and its lock are not touched.
+        let (got, restart) = if poll.budget() == 0 {
+            (rings::Received::default(), None)
+        } else {
             let mut rx = self.rx.lock();
             match rx.as_mut() {
                 Some(ring) => {
@@ -1552,18 +1562,25 @@ impl net::dev::Operations for Nic {
                     };
                     let got =
                         ring.clean(dev, bound, poll.budget(), opts, |skb| poll.gro_receive(skb));
-                    // The safety net: with the ring drained, an RU that is not receiving has
-                    // stopped whether or not its RNR was seen (e100.c looks at the RU status
-                    // at the stop point the same way).
-                    if got.work < poll.budget()
-                        && io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY
+                    // Whether the RU stopped: when its RNR was seen, or when the ring is drained
+                    // (the safety net; e100.c looks at the RU status when it reaches the stop
+                    // point), the SCB's RU status decides. A ready RU is left alone (an RNR
+                    // from before the last restart is stale); one that is not receiving is
+                    // restarted once the RFD it would start at is empty. Until then the flag
+                    // stays set and the next poll looks again.
+                    let restart = if self.ru_stopped.load(Ordering::Acquire)
+                        || got.work < poll.budget()
                     {
-                        self.ru_stopped.store(true, Ordering::Release);
-                    }
-                    // The RU stopped: restart it once the RFD it would start at is empty.
-                    // Until then the flag stays set and the next poll tries again.
-                    let restart = (self.ru_stopped.load(Ordering::Acquire) && ring.can_restart())
-                        .then(|| ring.start_addr());
+                        if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
+                            self.ru_stopped.store(false, Ordering::Release);
+                            None
+                        } else {
+                            self.ru_stopped.store(true, Ordering::Release);
+                            ring.can_restart().then(|| ring.start_addr())
+                        }
+                    } else {
+                        None
+                    };
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),
@@ -1572,6 +1589,9 @@ impl net::dev::Operations for Nic {
 
         let mut cleaned = rings::Cleaned::default();
         let mut first = true;
+        // At most a ring's worth of batches: on an emulated chip CBs complete as fast as
+        // another CPU queues them, and a softirq must not chase them for ever.
+        let mut passes = rings::CBS.2 as usize / rings::RECLAIM_BATCH + 1;
         loop {
             // Transmit buffers are freed after the CU lock is dropped: freeing runs
             // destructors that must not run with interrupts disabled.
@@ -1607,7 +1627,8 @@ impl net::dev::Operations for Nic {
                 }
             };
             freed.free(poll);
-            if !more {
+            passes -= 1;
+            if !more || passes == 0 {
                 break;
             }
         }

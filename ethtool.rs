@@ -401,6 +401,9 @@ impl ethtool::Operations for Nic {
 
     const STATS: &'static [&'static str] = &STAT_NAMES;
 
+    /// `start_xmit` timestamps every frame as it hands it to the CU.
+    const SOFTWARE_TX_TIMESTAMPS: bool = true;
+
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
         let (sw, totals) = {
             // Each guard is released at the end of its statement, inside the section.

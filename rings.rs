@@ -15,7 +15,7 @@
 //! START or RESUME or the newest CB has completed, since a second RESUME would move a CU
 //! suspended at the newest CB on into a free one. If the SCB will not take a command (the
 //! previous one not yet accepted), the CBs stay queued from `to_send` and the next kick sends
-//! it. `clean` returns completed CBs, in order, to the free pool, and with them the
+//! them. `clean` returns completed CBs, in order, to the free pool, and with them the
 //! transmit buffers they carried.
 //!
 //! # RFA
@@ -143,8 +143,11 @@ pub(crate) struct Cleaned {
 ///
 /// # Invariants
 ///
-/// `to_clean <= to_send <= to_use` in ring order; `avail` CBs from `to_use` on are free;
-/// `skbs[i]` is `Some` only for a transmit CB in flight.
+/// `to_clean`, `to_send` and `to_use` follow each other in ring order: `sent` CBs from
+/// `to_clean` were handed to the CU and not yet cleaned, the `unsent` after them are queued but
+/// not yet handed over, and the `avail` from `to_use` on are free; `sent + unsent + avail ==
+/// count` (counts, not index comparisons, so a full ring, where all three indices meet, is
+/// told from an empty one). `skbs[i]` is `Some` only for a transmit CB not yet cleaned.
 pub(crate) struct CbRing {
     mem: CoherentAllocation<Cb>,
     skbs: KVec<Option<TxMapping>>,
@@ -153,6 +156,8 @@ pub(crate) struct CbRing {
     to_send: usize,
     to_clean: usize,
     avail: usize,
+    sent: usize,
+    unsent: usize,
     /// The next kick is a CU_START (first after a reset) rather than a CU_RESUME.
     cu_start: bool,
 }
@@ -175,6 +180,8 @@ impl CbRing {
             to_send: 0,
             to_clean: 0,
             avail: count,
+            sent: 0,
+            unsent: 0,
             cu_start: true,
         })
     }
@@ -219,6 +226,7 @@ impl CbRing {
         }
         self.to_use = self.next(i);
         self.avail -= 1;
+        self.unsent += 1;
         // Order matters: the new CB's S bit is set (in `fill`), then the previous CB's is
         // cleared, so the CU always has a suspend point ahead of it.
         dma::wmb();
@@ -255,14 +263,17 @@ impl CbRing {
     /// complete (an earlier command carried the CU through it). If the SCB will not take the
     /// command, the CBs stay unsent and the next kick (from `issue` or `poll`) tries again.
     pub(crate) fn kick(&mut self, io: &Csr) {
-        if self.to_send == self.to_use {
+        if self.unsent == 0 {
             return;
         }
         if !self.cu_start {
+            // The cleared S bit must be visible to the device before the SCB is read: a
+            // pending RESUME is relied on only if the CU will see it when it takes the command.
+            dma::mb();
             let pending = io.read8(hw::SCB_CMD_LO) & scb::CUC_MASK;
             let newest = self.prev(self.to_use);
             if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
-                self.to_send = self.to_use;
+                self.handed_over();
                 return;
             }
         }
@@ -275,8 +286,15 @@ impl CbRing {
         };
         if exec_cmd(io, cmd, ptr).is_ok() {
             self.cu_start = false;
-            self.to_send = self.to_use;
+            self.handed_over();
         }
+    }
+
+    /// Every queued CB now belongs to the CU.
+    fn handed_over(&mut self) {
+        self.to_send = self.to_use;
+        self.sent += self.unsent;
+        self.unsent = 0;
     }
 
     /// Whether CB `i` has its C (complete) bit set.
@@ -286,14 +304,14 @@ impl CbRing {
 
     /// Whether CBs are queued that the SCB has not accepted yet.
     pub(crate) fn has_unsent(&self) -> bool {
-        self.to_send != self.to_use
+        self.unsent > 0
     }
 
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
     /// when `freed` is full (the caller frees those and calls again).
     pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {
         let mut done = Cleaned::default();
-        while self.avail < self.count && self.to_clean != self.to_send && !freed.is_full() {
+        while self.sent > 0 && !freed.is_full() {
             let i = self.to_clean;
             let status = match dma_read!(self.mem, i, status) {
                 Ok(s) => u16::from_le(s),
@@ -313,6 +331,7 @@ impl CbRing {
                 freed.push(skb);
             }
             self.to_clean = self.next(i);
+            self.sent -= 1;
             self.avail += 1;
         }
         done
@@ -320,7 +339,7 @@ impl CbRing {
 }
 
 /// How many transmit buffers one clean pass takes off the ring at most.
-const RECLAIM_BATCH: usize = 16;
+pub(crate) const RECLAIM_BATCH: usize = 16;
 
 /// Transmit buffers taken off the CB ring by [`CbRing::clean`], to be freed once the CU lock
 /// (which keeps interrupts disabled) is dropped.

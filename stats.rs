@@ -79,7 +79,7 @@ pub(crate) fn locate(
     LAYOUTS.into_iter().find(|&n| n != layout && done(n))
 }
 
-/// Decodes a completed dump of `n` counter words (from [`completed`]); counters the layout
+/// Decodes a completed dump of `n` counter words (from [`locate`]); counters the layout
 /// does not have read as 0.
 pub(crate) fn parse(words: &[u32; STATS_WORDS], n: usize) -> Dump {
     let w = |i: usize| if i < n { u32::from_le(words[i]) } else { 0 };

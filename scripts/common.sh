@@ -16,9 +16,11 @@ esac
 if [ "$KVARIANT" = test ]; then
 	KSRC=${E100_RS_KDIR:-$CACHE/linux}
 	KBUILDLOG=$CACHE/kernel-build.log
+	INITRD=$CACHE/initramfs.cpio.gz
 else
 	KSRC=${E100_RS_KDIR:-$CACHE/linux-$KVARIANT}
 	KBUILDLOG=$CACHE/kernel-$KVARIANT-build.log
+	INITRD=$CACHE/initramfs-$KVARIANT.cpio.gz
 fi
 KTARBALL=${E100_RS_KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}

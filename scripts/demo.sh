@@ -10,7 +10,7 @@ MAC=${MAC:-52:54:00:12:34:56}
 "$REPO/scripts/build-kernel.sh"
 log "building e100_rs.ko"
 make -s -C "$REPO" KDIR="$KSRC" >/dev/null
-"$REPO/scripts/initramfs.sh" "$CACHE/initramfs.cpio.gz" "$REPO/e100_rs.ko"
+"$REPO/scripts/initramfs.sh" "$INITRD" "$REPO/e100_rs.ko"
 log "booting QEMU (-M pc, TCG) with -device i82559er,mac=$MAC"
 logf="$CACHE/demo.log"
 "$REPO/scripts/qemu-run.sh" --suite demo --driver e100_rs --mac "$MAC" --log "$logf" --timeout 120

@@ -134,12 +134,12 @@ DIAG_RE='(^|[[:space:]])(warning|error|WARNING|ERROR)(\[[A-Za-z0-9_:-]+\])?:'
 
 # The harness's self-test knobs must name a guest test, or they would test nothing.
 for knob in "$ABORT_AFTER" "$HANG_IN"; do
-	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair|linkpartner|ethtool) .*/$knob\$" "$MANIFEST" ||
+	[ -z "$knob" ] || grep -qE "^(basic|traffic|pair|linkpartner|ethtool|faults) .*/$knob\$" "$MANIFEST" ||
 		die "E100_RS_ABORT_AFTER/E100_RS_HANG_IN: '$knob' is not a guest test in tests/manifest.txt"
 done
 
 # Builds get what is left of the run's budget too: a wedged build ends the run in time.
-stage "kernel"
+stage "kernel ($KVARIANT: $KSRC)"
 bg_wait timeout --foreground "$(budget 3000)" "$REPO/scripts/build-kernel.sh" ||
 	die "kernel build failed or ran out of the time budget"
 
@@ -244,7 +244,7 @@ else
 fi
 
 stage "initramfs"
-bg_wait "$REPO/scripts/initramfs.sh" "$CACHE/initramfs.cpio.gz" "$REPO/e100_rs.ko"
+bg_wait "$REPO/scripts/initramfs.sh" "$INITRD" "$REPO/e100_rs.ko"
 
 # Kernel messages that mean something went wrong, whoever caused it: warnings and BUGs, oopses
 # and panics, lockdep, KASAN/UBSAN, DMA-API debugging, slab debugging, kmemleak, RCU stalls,

@@ -17,6 +17,11 @@ void rust_helper_dma_rmb(void)
 	dma_rmb();
 }
 
+void rust_helper_mb(void)
+{
+	mb();
+}
+
 dma_addr_t rust_helper_dma_map_single(struct device *dev, void *ptr, size_t size,
 				      enum dma_data_direction dir)
 {

@@ -93,6 +93,15 @@ pub fn wmb() {
     unsafe { bindings::dma_wmb() };
 }
 
+/// Orders every earlier CPU access to memory, stores included, before every later one, MMIO
+/// reads included (`mb()`): for a store to DMA memory that the device must see before the
+/// driver reads a register that depends on it (`dma_wmb()` orders stores only, and a register
+/// read is not ordered after earlier stores).
+pub fn mb() {
+    // SAFETY: a barrier has no preconditions.
+    unsafe { bindings::mb() };
+}
+
 /// Orders CPU reads of DMA memory: reads after this see data at least as new as a status word
 /// read before it (`dma_rmb()`).
 pub fn rmb() {

@@ -260,6 +260,101 @@ if [ "$drv" = e100_rs ]; then
 	fi
 fi
 
+# --- bad input: every setter refuses out-of-range and malformed values, and changes nothing ----
+begin bad-input
+state() {
+	ethtool "$ifc" 2>&1 | grep -vE 'Link partner|Link detected|^[[:space:]]+[0-9]+base'
+	ethtool -g "$ifc" 2>&1 | sed -n '/^Current/,$p'
+	ethtool -a "$ifc" 2>&1
+	ethtool -e "$ifc" raw on 2>/dev/null | od -An -tx1 | tr -d ' \n' | cut -c1-128
+	ip link show "$ifc" | head -1 | sed 's/ state [A-Z]*//'
+}
+link_wait 10
+before=$(state)
+bad="" n=0
+refused() { n=$((n + 1)); if "$@" >/dev/null 2>&1; then bad="$bad [accepted: ${*#ethtool }]"; fi; }
+refused ethtool -s "$ifc" speed 1000 duplex full autoneg off
+refused ethtool -s "$ifc" speed 7 duplex full autoneg off
+refused ethtool -s "$ifc" speed 100 duplex sideways autoneg off
+refused ethtool -s "$ifc" advertise 0x0
+refused ethtool -s "$ifc" advertise 0x20
+refused ethtool -s "$ifc" advertise 0x1000
+refused ethtool -s "$ifc" port fibre
+refused ethtool -s "$ifc" phyad 7
+refused ethtool -s "$ifc" mdix on
+refused ethtool -G "$ifc" rx 300
+refused ethtool -G "$ifc" tx 1000
+refused ethtool -G "$ifc" rx-mini 8
+refused ethtool -G "$ifc" rx-jumbo 8
+refused ethtool -G "$ifc" rx abc
+refused ethtool -E "$ifc" magic 0xdead offset 0 value 0x12
+refused ethtool -E "$ifc" magic 0x1234 offset 4096 value 0x12
+refused ethtool -e "$ifc" offset 4096 length 4
+refused ethtool -C "$ifc" rx-usecs 10
+refused ethtool -L "$ifc" combined 2
+refused ethtool -p "$ifc" -3
+refused ip link set "$ifc" mtu 1501
+refused ip link set "$ifc" mtu 67
+refused ip link set "$ifc" address 01:00:5e:00:00:01
+refused ip link set "$ifc" address 00:00:00:00:00:00
+link_wait 10
+after=$(state)
+if [ "$before" != "$after" ]; then
+	echo "$before" >/tmp/state.before
+	echo "$after" >/tmp/state.after
+	bad="$bad [state changed: $(diff /tmp/state.before /tmp/state.after | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')]"
+fi
+ping -c 2 -W 2 "$HOST" >/dev/null || bad="$bad [no ping after]"
+if [ -z "$bad" ]; then
+	pass bad-input "$n malformed or out-of-range settings refused (ethtool -s/-G/-E/-e/-C/-L/-p, MTU, MAC address); settings, EEPROM and traffic unchanged"
+else
+	fail bad-input "$bad"
+fi
+
 ip link set "$ifc" down
 unload_driver "$drv"
+
+# --- module parameters out of range or malformed ----------------------------------------------
+begin bad-module-params
+bad=""
+mod=/mods/$drv.ko
+[ "$drv" = e100 ] && insmod /mods/mii.ko 2>/dev/null
+for p in debug=abc debug=1x eeprom_bad_csum_allow=maybe; do
+	if insmod "$mod" "$p" 2>/dev/null; then bad="$bad [$p accepted]"; rmmod "$drv"; fi
+done
+for p in debug=99 debug=-7 debug=32; do
+	if insmod "$mod" "$p"; then
+		ifc=$(nic_if)
+		l=$(ethtool "$ifc" | awk '/Current message level:/ {print $4}')
+		[ "$l" = 0x00000007 ] || bad="$bad [$p gives msglvl $l, want the default 0x00000007]"
+		rmmod "$drv"
+	else
+		bad="$bad [$p refused: out of range means the default, as netif_msg_init has it]"
+	fi
+done
+[ -z "$bad" ] && pass bad-module-params "debug=abc, debug=1x, eeprom_bad_csum_allow=maybe refused; debug 99, -7, 32 give the default level 0x7" ||
+	fail bad-module-params "$bad"
+
+# --- a corrupted EEPROM (the model's eeprom-bad-checksum): the probe refuses it, unless
+# eeprom_bad_csum_allow says to go on -------------------------------------------------------
+begin eeprom-bad-checksum
+if lpctl set eeprom-bad-checksum true >/dev/null; then
+	dmesg -c >/dev/null
+	insmod "$mod" 2>/dev/null
+	refused_if=$(nic_if)
+	said=$(dmesg | grep -iE 'eeprom' | grep -iE 'corrupt|checksum' | head -1)
+	lsmod | grep -q "^$drv " && rmmod "$drv"
+	insmod "$mod" eeprom_bad_csum_allow=1
+	allowed_if=$(nic_if)
+	ip link set "$allowed_if" up 2>/dev/null
+	rmmod "$drv"
+	lpctl set eeprom-bad-checksum false >/dev/null
+	if [ -z "$refused_if" ] && [ -n "$said" ] && [ -n "$allowed_if" ]; then
+		pass eeprom-bad-checksum "probe refused ('$said'); with eeprom_bad_csum_allow=1 it goes on as $allowed_if"
+	else
+		fail eeprom-bad-checksum "without the parameter: interface '${refused_if:-none}', message '${said:-none}'; with it: '${allowed_if:-none}'"
+	fi
+else
+	fail eeprom-bad-checksum "the model has no eeprom-bad-checksum"
+fi
 kmemleak_check kmemleak-after-unload

@@ -741,17 +741,17 @@ fi
 # watchdog period that reads the RU status) and restart it.
 begin ru-start-lost
 rx_ring=$(ethtool -g "$ifc" | awk '/^Current/ {c = 1} c && $1 == "RX:" {print $2; exit}')
-ethtool -G "$ifc" rx 16
+ethtool -G "$ifc" rx 64
 link_wait 100 full
 lpctl set ru-start-drop 1 >/dev/null
-iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 200M -l 1400 -t 3 >/dev/null 2>&1
+timeout 30 iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 200M -l 1400 -t 3 >/dev/null 2>&1
 dropped=$(lpctl get ru | sed -n 's/.*starts_dropped=\([0-9]*\).*/\1/p')
 left=$(lpctl get ru-start-drop)
 lpctl set ru-start-drop 0 >/dev/null
 sleep 5                         # two watchdog periods
 ru=$(lpctl get ru)
 rx0=$(cat "/sys/class/net/$ifc/statistics/rx_packets")
-got=$(iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 2M -l 1000 -t 3 -f m 2>&1 | grep receiver | grep -o '[0-9.]* Mbits/sec' | tail -1)
+got=$(timeout 30 iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 2M -l 1000 -t 3 -f m 2>&1 | grep receiver | grep -o '[0-9.]* Mbits/sec' | tail -1)
 rx1=$(cat "/sys/class/net/$ifc/statistics/rx_packets")
 ethtool -G "$ifc" rx "${rx_ring:-256}"
 link_wait 100 full

@@ -34,6 +34,11 @@
  *	pads every good frame to 60, so a shorter one is a fragment), or IPv4 with a header that
  *	is not one (version, length, checksum) or a packet longer than the frame (cut short).
  *	Only a NIC that saves bad frames passes such frames up.
+ *   rawpkt txstamp HOST PORT N
+ *	Sends N UDP datagrams to HOST:PORT asking for software transmit timestamps
+ *	(SO_TIMESTAMPING with SOF_TIMESTAMPING_TX_SOFTWARE, which only the driver's
+ *	skb_tx_timestamp() gives) and prints how many came back on the error queue within 2 s
+ *	of each send.
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -43,7 +48,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
 #include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
+#include <netinet/in.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
@@ -475,6 +483,49 @@ static int damaged_frames(int fd)
 	return 0;
 }
 
+static int txstamp(const char *host, int port, int n)
+{
+	int flags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+		    SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), got = 0, i;
+
+	if (fd < 0 || inet_pton(AF_INET, host, &to.sin_addr) != 1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) < 0) {
+		perror("txstamp: socket");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		char data[64], ctl[512];
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+		struct pollfd pf = { .fd = fd, .events = 0 };
+		struct cmsghdr *c;
+
+		snprintf(data, sizeof(data), "e100test-txstamp %d", i);
+		if (sendto(fd, data, strlen(data), 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
+			perror("txstamp: sendto");
+			return 1;
+		}
+		/* The timestamp comes back as POLLERR on the socket's error queue. */
+		if (poll(&pf, 1, 2000) != 1 || recvmsg(fd, &m, MSG_ERRQUEUE) < 0)
+			continue;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPING) {
+				struct timespec *ts = (struct timespec *)CMSG_DATA(c);
+
+				if (ts[0].tv_sec || ts[0].tv_nsec) {
+					got++;
+					break;
+				}
+			}
+		}
+	}
+	printf("%d\n", got);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
@@ -500,6 +551,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "flood") && atoi(argv[3]) > 0)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 5 && !strcmp(argv[1], "txstamp") && atoi(argv[4]) > 0)
+		return txstamp(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 3 && !strcmp(argv[1], "damaged"))
 		return damaged_frames(open_sock(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
@@ -507,6 +560,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
-			" unjoined IFACE | flood IFACE N | damaged IFACE | icmp-len IFACE N\n");
+			" unjoined IFACE | flood IFACE N | damaged IFACE | icmp-len IFACE N |"
+			" txstamp HOST PORT N\n");
 	return 2;
 }

@@ -27,9 +27,9 @@ TCP_FLOOR=10
 UDP_RATE=5M
 UDP_LOSS_MAX=5
 # netconsole messages sent while TCP transmits, to drive netpoll into ndo_poll_controller.
+NC_MESSAGES=300
 # Lines each CPU prints from its timer interrupt in the netconsole-from-irq test (100 a second).
 IRQ_LINES=300
-NC_MESSAGES=300
 
 kmemleak_baseline
 begin setup
@@ -215,6 +215,17 @@ if [ "$drv" = e100_rs ]; then
 	fi
 fi
 
+# Software transmit timestamps (SO_TIMESTAMPING): only the driver's skb_tx_timestamp() makes
+# them, as the frame goes to the device; ethtool -T advertises them.
+begin tx-timestamps
+caps=$(ethtool -T "$ifc" 2>&1)
+n=$(/bin/rawpkt txstamp "$HOST" "$UDP_PORT" 20)
+if echo "$caps" | grep -q software-transmit && [ "$n" = 20 ]; then
+	pass tx-timestamps "ethtool -T lists software-transmit; 20 of 20 datagrams got their transmit timestamp"
+else
+	fail tx-timestamps "$n of 20 datagrams got a transmit timestamp; ethtool -T: $(echo "$caps" | tr '\n' ' ' | cut -c1-200)"
+fi
+
 # netpoll: netconsole sends kernel messages to a UDP listener on the host's 127.0.0.1 while a
 # UDP flood transmits from the other CPU. netpoll calls ndo_poll_controller only when its
 # transmit does not go through at once (the other CPU holds the queue's lock, or the queue is
@@ -276,8 +287,13 @@ fi
 # their locks. A lock taken there without interrupts disabled deadlocks the CPU; lockdep
 # reports the lock's inconsistent use (the host fails the run on either). The host checks that
 # every line arrived (netconsole-from-irq-delivered).
-begin netconsole-from-irq
-if ! mkdir "$nc_dir"; then
+if [ "$drv" = e100 ]; then
+	# e100.c takes cb_lock with a plain spin_lock in its transmit clean (softirq, interrupts on)
+	# and netpoll's transmit takes it from the timer interrupt: lockdep reports "possible irq
+	# lock inversion dependency" on &nic->cb_lock (console_owner -> target_list_lock ->
+	# cb_lock), which would fail this boot's log check. A fault of the reference, not run.
+	echo "@@INFO netconsole-from-irq: not run on e100 (lockdep reports its cb_lock as taken in hard-IRQ context by netpoll and with interrupts on in e100_tx_clean)"
+elif ! begin netconsole-from-irq || ! mkdir "$nc_dir"; then
 	fail netconsole-from-irq "no configfs netconsole"
 else
 	echo "$ifc" >"$nc_dir/dev_name"

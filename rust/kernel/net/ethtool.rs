@@ -555,6 +555,12 @@ pub trait Operations: NetdevOperations {
     /// `ethtool -S`.
     const STATS: &'static [&'static str] = &[];
 
+    /// The driver takes software transmit timestamps (it calls
+    /// [`TxMapping::tx_timestamp`](super::skbuff::TxMapping::tx_timestamp) for every frame it
+    /// hands to the device): `ethtool -T` then reports them, with the core's own software
+    /// receive timestamps (`ethtool_op_get_ts_info`).
+    const SOFTWARE_TX_TIMESTAMPS: bool = false;
+
     /// Fills the `ethtool -S` values: `data` has exactly one slot per name in
     /// [`Operations::STATS`], in that order.
     fn get_ethtool_stats(&self, _dev: &Device, _data: &mut [u64]) {}
@@ -771,6 +777,11 @@ impl<T: Operations> Adapter<T> {
         },
         get_eeprom: if T::HAS_GET_EEPROM {
             Some(Self::get_eeprom_callback)
+        } else {
+            None
+        },
+        get_ts_info: if T::SOFTWARE_TX_TIMESTAMPS {
+            Some(bindings::ethtool_op_get_ts_info)
         } else {
             None
         },

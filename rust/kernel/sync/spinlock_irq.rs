@@ -13,15 +13,19 @@
 //!
 //! Guards restore the interrupt state they found, so they must be dropped in the reverse order
 //! of taking (as scoped guards are). Dropping an outer guard first would enable interrupts with
-//! the inner lock still held: not memory-unsafe, but the deadlock above, and lockdep reports it
-//! ("inconsistent lock state").
+//! the inner lock still held (the deadlock above, which lockdep reports as an inconsistent lock
+//! state), and the inner guard, dropped last, would leave them disabled: not memory-unsafe,
+//! but wrong both times.
+//!
+//! On `PREEMPT_RT`, `spin_lock_irqsave` is a sleeping lock that leaves interrupts enabled, and
+//! interrupt handlers run in threads there, so the same reasoning holds without disabling them.
 //!
 //! # Compared with upstream
 //!
-//! Linux 6.17 added `SpinLockIrq`, built on a new counted `local_interrupt_disable` in C that
-//! makes any drop order right. 6.12 has neither; this one is `spin_lock_irqsave` with the saved
-//! flags in the guard, and keeps upstream's names (`SpinLockIrq`, `new_spinlock_irq!`) so its
-//! users move over unchanged.
+//! 6.12 has no interrupt-disabling lock in Rust. The `SpinLockIrq` proposed upstream is built on
+//! a new counted `local_interrupt_disable` in C that makes any drop order right; this one is
+//! `spin_lock_irqsave` with the saved flags in the guard, under the proposal's names
+//! (`SpinLockIrq`, `new_spinlock_irq!`) so its users could move over unchanged.
 
 use super::lock::{Backend, Lock};
 use crate::bindings;
@@ -50,8 +54,9 @@ pub use new_spinlock_irq;
 /// assert!(!irqs_disabled());
 /// {
 ///     let mut n = count.lock();
-///     // No interrupt can come on this CPU while the guard lives.
-///     assert!(irqs_disabled());
+///     // No interrupt can come on this CPU while the guard lives (on PREEMPT_RT the lock
+///     // sleeps instead and interrupts stay on).
+///     assert_eq!(irqs_disabled(), !cfg!(CONFIG_PREEMPT_RT));
 ///     *n += 1;
 /// }
 /// // The interrupt state the guard found is back.
