@@ -1568,19 +1568,18 @@ impl net::dev::Operations for Nic {
                     // from before the last restart is stale); one that is not receiving is
                     // restarted once the RFD it would start at is empty. Until then the flag
                     // stays set and the next poll looks again.
-                    let restart = if self.ru_stopped.load(Ordering::Acquire)
-                        || got.work < poll.budget()
-                    {
-                        if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
-                            self.ru_stopped.store(false, Ordering::Release);
-                            None
+                    let restart =
+                        if self.ru_stopped.load(Ordering::Acquire) || got.work < poll.budget() {
+                            if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
+                                self.ru_stopped.store(false, Ordering::Release);
+                                None
+                            } else {
+                                self.ru_stopped.store(true, Ordering::Release);
+                                ring.can_restart().then(|| ring.start_addr())
+                            }
                         } else {
-                            self.ru_stopped.store(true, Ordering::Release);
-                            ring.can_restart().then(|| ring.start_addr())
-                        }
-                    } else {
-                        None
-                    };
+                            None
+                        };
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),
