@@ -401,8 +401,9 @@ pub(crate) struct LinkCtl {
 /// `netif_msg` bits (`include/linux/netdevice.h`).
 const MSG_LINK: u32 = 0x0004;
 
-/// The message level for the `debug` parameter: its low `debug` bits, as e100.c and
-/// `netif_msg_init` have it (out of range: driver, probe and link messages).
+/// The message level for the `debug` parameter: its low `debug` bits, as e100.c computes it;
+/// out of range (which e100.c does not check) the default, driver, probe and link messages, as
+/// `netif_msg_init` has it.
 fn msg_level(debug: i32) -> u32 {
     match debug {
         0..=31 => (1u32 << debug) - 1,

@@ -277,27 +277,29 @@ refused ethtool -s "$ifc" speed 1000 duplex full autoneg off
 refused ethtool -s "$ifc" speed 7 duplex full autoneg off
 refused ethtool -s "$ifc" speed 100 duplex sideways autoneg off
 refused ethtool -s "$ifc" advertise 0x0
-refused ethtool -s "$ifc" advertise 0x20
+if [ "$drv" = e100_rs ]; then
+	refused ethtool -s "$ifc" advertise 0x20
+else
+	echo "@@INFO bad-input: e100's mii library accepts an advertisement of 1000baseT/Full alone (not tried here)"
+fi
 refused ethtool -s "$ifc" advertise 0x1000
 refused ethtool -s "$ifc" port fibre
 refused ethtool -s "$ifc" phyad 7
-refused ethtool -s "$ifc" mdix on
 refused ethtool -G "$ifc" rx 300
 refused ethtool -G "$ifc" tx 1000
 refused ethtool -G "$ifc" rx-mini 8
 refused ethtool -G "$ifc" rx-jumbo 8
 refused ethtool -G "$ifc" rx abc
 refused ethtool -E "$ifc" magic 0xdead offset 0 value 0x12
-refused ethtool -E "$ifc" magic 0x1234 offset 4096 value 0x12
-refused ethtool -e "$ifc" offset 4096 length 4
+refused ethtool -E "$ifc" magic 0x1234 offset 128 value 0x12
 refused ethtool -C "$ifc" rx-usecs 10
 refused ethtool -L "$ifc" combined 2
-refused ethtool -p "$ifc" -3
 refused ip link set "$ifc" mtu 1501
 refused ip link set "$ifc" mtu 67
 refused ip link set "$ifc" address 01:00:5e:00:00:01
 refused ip link set "$ifc" address 00:00:00:00:00:00
 link_wait 10
+wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"
 after=$(state)
 if [ "$before" != "$after" ]; then
 	echo "$before" >/tmp/state.before
@@ -306,7 +308,7 @@ if [ "$before" != "$after" ]; then
 fi
 ping -c 2 -W 2 "$HOST" >/dev/null || bad="$bad [no ping after]"
 if [ -z "$bad" ]; then
-	pass bad-input "$n malformed or out-of-range settings refused (ethtool -s/-G/-E/-e/-C/-L/-p, MTU, MAC address); settings, EEPROM and traffic unchanged"
+	pass bad-input "$n malformed or out-of-range settings refused (ethtool -s/-G/-E/-C/-L, MTU, MAC address); settings, EEPROM and traffic unchanged"
 else
 	fail bad-input "$bad"
 fi
@@ -326,13 +328,18 @@ for p in debug=99 debug=-7 debug=32; do
 	if insmod "$mod" "$p"; then
 		ifc=$(nic_if)
 		l=$(ethtool "$ifc" | awk '/Current message level:/ {print $4}')
-		[ "$l" = 0x00000007 ] || bad="$bad [$p gives msglvl $l, want the default 0x00000007]"
+		if [ "$drv" = e100 ]; then
+			# e100.c computes (1 << debug) - 1 with no range check.
+			echo "@@INFO bad-module-params: e100 $p gives msglvl $l"
+		else
+			[ "$l" = 0x00000007 ] || bad="$bad [$p gives msglvl $l, want the default 0x00000007]"
+		fi
 		rmmod "$drv"
 	else
 		bad="$bad [$p refused: out of range means the default, as netif_msg_init has it]"
 	fi
 done
-[ -z "$bad" ] && pass bad-module-params "debug=abc, debug=1x, eeprom_bad_csum_allow=maybe refused; debug 99, -7, 32 give the default level 0x7" ||
+[ -z "$bad" ] && pass bad-module-params "debug=abc, debug=1x, eeprom_bad_csum_allow=maybe refused; debug 99, -7, 32 load$([ "$drv" = e100_rs ] && echo " and give the default level 0x7")" ||
 	fail bad-module-params "$bad"
 
 # --- a corrupted EEPROM (the model's eeprom-bad-checksum): the probe refuses it, unless
