@@ -285,6 +285,13 @@ impl ethtool::Operations for Nic {
         if k.mii_port() != Some(self.phy.addr) {
             return Err(EINVAL);
         }
+        // MDI/MDI-X is the PHY's own business (automatic where the part has it, e100.c's
+        // rule): a forced crossover, or automatic where there is none, cannot be had.
+        match k.mdix_request() {
+            Some(Some(_)) => return Err(EOPNOTSUPP),
+            Some(None) if matches!(self.mdix, phy::Mdix::Off) => return Err(EOPNOTSUPP),
+            _ => {}
+        }
         let mut ctl = self.link.lock();
         let mut cfg = ctl.cfg;
         cfg.autoneg = k.autoneg();

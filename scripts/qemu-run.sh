@@ -5,6 +5,7 @@
 #                       [--pcap FILE] [--timeout SECONDS] [--netdev SPEC] [--kunit] [--smp N]
 #                       [--append "key=value ..."]   (more kernel command line for the suite)
 #                       [--qemu BINARY] [--nic-props "prop=value,..."] [--lp-dir DIR]
+#                       [--nic-model MODEL]   (another of QEMU's 8255x models, e.g. i82557b)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
@@ -31,7 +32,7 @@ LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
 
 suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
-qemu=qemu-system-x86_64 nicprops="" lpdir=""
+qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er
 initrd=${E100_RS_INITRD:-$INITRD}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--append) extra="$extra $2"; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
 	--nic-props) nicprops=",$2"; shift 2 ;;
+	--nic-model) model=$2; shift 2 ;;
 	--lp-dir) lpdir=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
@@ -61,7 +63,7 @@ args=(
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
-	-device "i82559er,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"
+	-device "$model,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"
 )
 if [ "$qemu" != qemu-system-x86_64 ]; then
 	# A build tree's binary: the firmware comes from the system's packages.

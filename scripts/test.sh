@@ -514,14 +514,16 @@ pair() { # pair DRIVER
 
 # The link-partner suite runs on the harness QEMU (scripts/build-qemu.sh), with a control line
 # from the guest to the model (scripts/qemu-run.sh --lp-dir).
-# harness_boot SUITE DRIVER SECONDS [NIC-PROPS]: SUITE on the harness QEMU with its control
-# line (and the model's properties NIC-PROPS); 1 if there is no harness QEMU
+# harness_boot SUITE DRIVER SECONDS [NIC-PROPS [MODEL]]: SUITE on the harness QEMU with its
+# control line (and the model's properties NIC-PROPS, on QEMU's MODEL of the 8255x instead of
+# the i82559er); 1 if there is no harness QEMU
 # (build/harness-qemu failed: the suite's tests do not report).
 harness_boot() {
 	local logf="$OUT/$1-$2.log"
 	[ -n "$HQEMU" ] || return 1
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite "$1" --driver "$2" --mac "$MAC" --log "$logf" \
 		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" ${4:+--nic-props "$4"} \
+		${5:+--nic-model "$5"} \
 		--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
 	collect "$logf" "$2/$1"
 }
@@ -556,10 +558,12 @@ stock_mode() { # stock_mode DRIVER
 
 # The ethtool surface (tests/guest/ethtool.sh), on the harness QEMU: its PHY keeps the LED
 # register that `ethtool -p` drives, which stock QEMU's discards.
-# Then a board without an MII PHY (tests/guest/nomii.sh): the model's no-mii property.
+# Then a board without an MII PHY (tests/guest/nomii.sh): the model's no-mii property; and an
+# 82557 (tests/guest/i82557.sh): QEMU's i82557b, e100.c's mac_82557_D100_C.
 ethtool_suite() { # ethtool_suite DRIVER
 	harness_boot ethtool "$1" 600 || return 0
 	harness_boot nomii "$1" 120 no-mii=on
+	harness_boot i82557 "$1" 120 "" i82557b
 }
 
 basic() { # basic DRIVER

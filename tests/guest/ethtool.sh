@@ -285,6 +285,11 @@ fi
 refused ethtool -s "$ifc" advertise 0x1000
 refused ethtool -s "$ifc" port fibre
 refused ethtool -s "$ifc" phyad 7
+if [ "$drv" = e100_rs ]; then
+	refused ethtool -s "$ifc" mdix on
+else
+	echo "@@INFO bad-input: e100's mii library takes a forced MDI-X setting and ignores it (not tried here)"
+fi
 refused ethtool -G "$ifc" rx 300
 refused ethtool -G "$ifc" tx 1000
 refused ethtool -G "$ifc" rx-mini 8

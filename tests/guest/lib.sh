@@ -61,10 +61,12 @@ load_driver() {
 }
 unload_driver() { rmmod "$1"; }
 
-# The PCI function of the emulated i82559er (8086:1209).
+# The PCI function of the emulated 8255x: the i82559er (8086:1209), or the 82557/8/9 of the
+# other models (8086:1229).
 nic_pci() {
 	for d in /sys/bus/pci/devices/*; do
-		if [ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/device")" = 0x1209 ]; then
+		if [ "$(cat "$d/vendor")" = 0x8086 ] && { [ "$(cat "$d/device")" = 0x1209 ] ||
+			[ "$(cat "$d/device")" = 0x1229 ]; }; then
 			echo "$d"
 			return 0
 		fi
@@ -72,7 +74,7 @@ nic_pci() {
 	return 1
 }
 
-# The interface bound to the i82559er (eth0, ...), if any.
+# The interface bound to the NIC (eth0, ...), if any.
 nic_if() {
 	d=$(nic_pci) || return 1
 	ls "$d/net" 2>/dev/null | head -1

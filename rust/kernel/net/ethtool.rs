@@ -347,6 +347,17 @@ impl LinkKsettings {
         } as u8;
     }
 
+    /// The MDI/MDI-X setting a request asks for (`ethtool -s mdix`): `None` if it asks for
+    /// none, `Some(None)` for automatic crossover, `Some(Some(crossed))` for a forced one.
+    pub fn mdix_request(&self) -> Option<Option<bool>> {
+        match u32::from(self.0.base.eth_tp_mdix_ctrl) {
+            bindings::ETH_TP_MDI_AUTO => Some(None),
+            bindings::ETH_TP_MDI => Some(Some(false)),
+            bindings::ETH_TP_MDI_X => Some(Some(true)),
+            _ => None,
+        }
+    }
+
     /// The modes supported.
     pub fn supported(&self) -> Option<LinkModes> {
         LinkModes::from_bitmap(&self.0.link_modes.supported)
