@@ -960,7 +960,9 @@ impl Nic {
         // them (microseconds). The diagnosis thus sees a period as it ends, not a period later.
         // A dump that completed only after the last period's wait is taken first, then the
         // block is cleared, so an old completion cannot be taken for this one and no counts
-        // are lost.
+        // are lost. (One still being written at this point, more than a period after it was
+        // asked for, would be cleared under the chip and its counts partly lost; a chip that
+        // slow to write 84 bytes is not working.)
         let mut late = None;
         {
             let mut cu = self.cu.lock();
