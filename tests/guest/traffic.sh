@@ -242,6 +242,15 @@ mount -t configfs none /sys/kernel/config 2>/dev/null
 ping -c 1 -W 2 "$HOST" >/dev/null 2>&1
 gw_mac=$(ip neigh show "$HOST" | awk '{for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i+1)}')
 nc_dir=/sys/kernel/config/netconsole/e100test
+# nc_enable: point the netconsole target (mkdir'ed) at the host's UDP listener and enable it.
+nc_enable() {
+	echo "$ifc" >"$nc_dir/dev_name"
+	echo 10.0.2.15 >"$nc_dir/local_ip"
+	echo "$HOST" >"$nc_dir/remote_ip"
+	echo "$UDP_PORT" >"$nc_dir/remote_port"
+	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
+	echo 1 >"$nc_dir/enabled"
+}
 if [ "$(nproc)" -lt 2 ]; then
 	fail netpoll-poll-controller "the guest has $(nproc) CPU: the test needs two"
 elif ! sym=$(kprobe_add netpoll "$probe_mod" "$probe_pat"); then
@@ -249,12 +258,7 @@ elif ! sym=$(kprobe_add netpoll "$probe_mod" "$probe_pat"); then
 elif ! mkdir "$nc_dir"; then
 	fail netpoll-poll-controller "no configfs netconsole"
 else
-	echo "$ifc" >"$nc_dir/dev_name"
-	echo 10.0.2.15 >"$nc_dir/local_ip"
-	echo "$HOST" >"$nc_dir/remote_ip"
-	echo "$UDP_PORT" >"$nc_dir/remote_port"
-	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
-	if echo 1 >"$nc_dir/enabled"; then
+	if nc_enable; then
 		taskset 2 iperf3 -c "$HOST" -p "$IPERF_PORT" -u -b 0 -l 1400 -t 6 -f m >/tmp/nc-iperf.txt 2>&1 &
 		bg=$!
 		sleep 1
@@ -296,12 +300,7 @@ if [ "$drv" = e100 ]; then
 elif ! begin netconsole-from-irq || ! mkdir "$nc_dir"; then
 	fail netconsole-from-irq "no configfs netconsole"
 else
-	echo "$ifc" >"$nc_dir/dev_name"
-	echo 10.0.2.15 >"$nc_dir/local_ip"
-	echo "$HOST" >"$nc_dir/remote_ip"
-	echo "$UDP_PORT" >"$nc_dir/remote_port"
-	[ -n "$gw_mac" ] && echo "$gw_mac" >"$nc_dir/remote_mac"
-	if echo 1 >"$nc_dir/enabled"; then
+	if nc_enable; then
 		secs=$((IRQ_LINES / 100 + 4))
 		taskset 2 iperf3 -c "$HOST" -p "$IPERF_PORT" -t "$secs" -f m >/tmp/irq-iperf.txt 2>&1 &
 		bg=$!
