@@ -510,6 +510,39 @@ pair() { # pair DRIVER
 	metrics "$clog" "$drv"
 	# Both guests' frames, from the client's capture (each capture sees the whole link).
 	pcap_checks "$drv/pair" "$drv" "$smac" "$cmac" -- "$OUT/pair-$drv-client.pcap"
+	malformed "$drv"
+}
+
+# malformed DRIVER: a guest whose wire leads to scripts/raw-peer.py, a host process that sends
+# runts, oversize frames and fragments no guest can (tests/guest/malformed.sh).
+malformed() {
+	local drv=$1 try pp pg ppid rc logf="$OUT/malformed-$1.log"
+	for try in 1 2 3 4 5; do
+		pp=$(free_port udp)
+		pg=$(free_port udp)
+		[ "$pp" != "$pg" ] || continue
+		rm -f "$logf"
+		python3 "$REPO/scripts/raw-peer.py" "$pp" "$pg" "$OUT/raw-peer-$drv.log" &
+		ppid=$!
+		pids+=("$ppid")
+		# Bound, or dead (the port was taken in between).
+		for _ in $(seq 20); do
+			ss -Huln "sport = :$pp" 2>/dev/null | grep -q . && break
+			kill -0 "$ppid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$ppid" 2>/dev/null || continue
+		rc=0
+		bg_wait "$REPO/scripts/qemu-run.sh" --suite malformed --driver "$drv" --mac "$MAC" \
+			--log "$logf" --timeout "$(budget 180)" --smp 1 \
+			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pg,remote.type=inet,remote.host=127.0.0.1,remote.port=$pp" \
+			--append "$(abort_arg)" || rc=$?
+		kill "$ppid" 2>/dev/null || true
+		wait "$ppid" 2>/dev/null || true
+		# 75: QEMU could not bind its port: try others.
+		[ "$rc" -eq 75 ] || break
+	done
+	collect "$logf" "$drv/malformed"
 }
 
 # The link-partner suite runs on the harness QEMU (scripts/build-qemu.sh), with a control line

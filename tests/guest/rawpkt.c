@@ -39,6 +39,13 @@
  *	(SO_TIMESTAMPING with SOF_TIMESTAMPING_TX_SOFTWARE, which only the driver's
  *	skb_tx_timestamp() gives) and prints how many came back on the error queue within 2 s
  *	of each send.
+ *   rawpkt malformed IFACE PEER
+ *	Asks PEER (scripts/raw-peer.py, a host process on the guest's dgram wire) once for its
+ *	malformed frames: runts, legal frames at both limits, oversize frames up to 60000 bytes,
+ *	headerless fragments and garbage IPv4. Prints, for each data frame from PEER this
+ *	interface received before the DONE, "<index>:<length>" (the index is the byte after the
+ *	EtherType); exit 1 without a DONE in 5 s. Not retried: every frame must be sent once, so
+ *	that the guest's counters can be held to the exact numbers.
  *   rawpkt bucket-mates MAC N
  *	Prints N multicast addresses (from 01:00:5e:7f:10:00 on) other than MAC that fall in
  *	MAC's hash bucket: joining them adds no bucket to the filter.
@@ -526,6 +533,37 @@ static int txstamp(const char *host, int port, int n)
 	return 0;
 }
 
+static int malformed(int fd, const unsigned char *peer)
+{
+	unsigned char f[2048];
+	unsigned long seq = (unsigned long)time(NULL) * 1000 + (getpid() % 1000);
+	char req[48], done[48];
+	struct timespec t0, t;
+
+	snprintf(req, sizeof(req), "MALFORMED %lu", seq);
+	snprintf(done, sizeof(done), "DONE %lu 0", seq);
+	send_frame(fd, peer, ETH_CTRL, req);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 5) {
+			fprintf(stderr, "rawpkt malformed: no DONE from the peer in 5 s\n");
+			return 1;
+		}
+		n = recv_frame(fd, f, sizeof(f), 200);
+		if (n <= 0 || memcmp(f + 6, peer, 6))
+			continue;
+		if (type_of(f) == ETH_CTRL && !strcmp((char *)f + 14, done))
+			break;
+		if (type_of(f) == ETH_DATA && n > 14)
+			printf("%d:%zd ", f[14], n);
+	}
+	printf("\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char peer[6];
@@ -557,10 +595,12 @@ int main(int argc, char **argv)
 		return damaged_frames(open_sock(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
 		return icmp_len(open_sock(argv[2]), atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "malformed") && !parse_mac(argv[3], peer))
+		return malformed(open_sock(argv[2]), peer);
 	if (argc >= 4 && !strcmp(argv[1], "quit") && !parse_mac(argv[3], peer))
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
 			" unjoined IFACE | flood IFACE N | damaged IFACE | icmp-len IFACE N |"
-			" txstamp HOST PORT N\n");
+			" txstamp HOST PORT N | malformed IFACE PEER\n");
 	return 2;
 }
