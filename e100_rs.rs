@@ -218,6 +218,28 @@
 //! another CPU, so none is inside the SCB while the chip is reset) and drops the carrier
 //! before resetting, as e100.c's does; the watchdog raises it again and reconfigures the MAC.
 //!
+//! ## Power management and wake-on-LAN
+//!
+//! Suspend (and hibernation's freeze and power-off) takes RTNL, marks the driver `suspended`
+//! under `link` (the service task then leaves the hardware alone, and a pending transmit-timeout
+//! reset is dropped: resume starts afresh), detaches the device from the stack (no transmit, no
+//! transmit watchdog, no netpoll), takes the hardware down as `stop` does if the interface is
+//! up, arms wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the
+//! configuration space and puts the device into D3hot, with PME# enabled if the device may
+//! wake the system. Resume reverses it: bus mastering, then, if the interface is up, the whole
+//! bring-up with fresh rings (reset, self-test, PHY selected and its settings applied again,
+//! Configure, address, filter, RU start), then the device attached to the stack again; the
+//! watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the same
+//! way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
+//! magic packet if wake-on-LAN is on (e100.c's `e100_shutdown`). PME is cleared at probe.
+//!
+//! Wake-on-LAN is the magic packet only, on the 82558 and later when the EEPROM says the board
+//! is wired for it (which also turns it on by default), and never on the 82559ER, whose
+//! wake-up logic is missing ([`hw::wol_capable`]). The running MAC keeps magic-packet wake-up
+//! off (Configure byte 19, as e100.c has it); arming it for a sleep resets the chip and gives it
+//! its address and a Configure with magic packets on, from a small CB ring that stays allocated
+//! until resume takes the hardware down again.
+//!
 //! ## Locking
 //!
 //! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
@@ -400,6 +422,7 @@ pub(crate) struct LinkCtl {
 
 /// `netif_msg` bits (`include/linux/netdevice.h`).
 const MSG_LINK: u32 = 0x0004;
+const MSG_WOL: u32 = 0x4000;
 
 /// The message level for the `debug` parameter: its low `debug` bits, as e100.c computes it;
 /// out of range (which e100.c does not check) the default, driver, probe and link messages, as
@@ -477,6 +500,13 @@ pub(crate) struct Nic {
     /// `rx-fcs` and `rx-all` (`ethtool -K`), as Configure and the receive path apply them.
     rx_fcs: AtomicBool,
     rx_all: AtomicBool,
+    /// The part and board can wake the system on a magic packet ([`hw::wol_capable`]).
+    wol_capable: bool,
+    /// Magic-packet wake-up is on (`ethtool -s wol g`; the EEPROM's default at probe).
+    wol: AtomicBool,
+    /// Suspended (or shut down): the hardware belongs to the PM callbacks, not to the
+    /// watchdog or a deferred reset. Set and cleared under RTNL and `link`.
+    suspended: AtomicBool,
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -673,6 +703,101 @@ impl Nic {
             rx_all: self.rx_all.load(Ordering::Relaxed) && lb == 0,
             ..ConfigParams::default()
         }
+    }
+
+    /// Suspend and shutdown: the device leaves the stack ([`NetDevice::detach`]: no transmit,
+    /// no transmit watchdog, no netpoll) and, if the interface is up, its hardware goes down
+    /// as in `stop` (the interface stays up, to be brought back by [`Nic::revive`]). Then, with
+    /// wake-on-LAN on, the MAC is armed for it ([`Nic::arm_wake`]).
+    fn quiesce(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) {
+        {
+            // Under `link`: a watchdog run is wholly before this, or finds the flag.
+            let _ctl = self.link.lock();
+            self.suspended.store(true, Ordering::Relaxed);
+        }
+        dev.detach();
+        let _ = dev.with_napi_disabled(rtnl, || self.down(dev));
+        if self.wol.load(Ordering::Relaxed) {
+            if let Err(e) = self.arm_wake(dev) {
+                netdev_warn!(dev, "cannot arm wake-on-LAN: {:?}\n", e);
+            }
+        }
+    }
+
+    /// Tells the MAC its address and, by Configure, to watch for magic packets (Configure byte
+    /// 19's "magic packet disable" bit clear, which the running interface keeps set, as e100.c
+    /// does): what the wake-up logic needs while the system sleeps. No receive unit runs and
+    /// no interrupt is unmasked; the CB ring stays allocated until [`Nic::revive`] takes the
+    /// hardware down again, so the CU never holds a stale address.
+    fn arm_wake(&self, dev: &NetDevice) -> Result {
+        let bound = dev.parent();
+        let io = self.csr(bound)?;
+        hw_reset(io);
+        let ring = CbRing::new(bound, rings::CBS.1 as usize)?;
+        let mut cu = self.cu.lock();
+        cu.ring = Some(ring);
+        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+        let params = ConfigParams {
+            mii: self.non_mii.is_none(),
+            wol_magic: true,
+            ..ConfigParams::default()
+        };
+        self.command(
+            &mut cu,
+            io,
+            desc::CbCmd::IaSetup,
+            &desc::ia_body(&dev.mac_addr()),
+        )?;
+        self.command(
+            &mut cu,
+            io,
+            desc::CbCmd::Configure,
+            &desc::config_body(self.mac, &params),
+        )?;
+        // Both done within microseconds; the device must not be powered down before.
+        let mut freed = rings::Reclaimed::new();
+        for _ in 0..100 {
+            let ring = cu.ring.as_mut().ok_or(ENODEV)?;
+            let _ = ring.clean(&mut freed);
+            if !ring.busy() {
+                return Ok(());
+            }
+            delay::udelay(100);
+        }
+        Err(ETIMEDOUT)
+    }
+
+    /// Resume: the hardware back (fresh rings, PHY set up again, Configure with the link's
+    /// settings) if the interface is up, then the device back in the stack.
+    fn revive(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) -> Result {
+        // The hardware stays the PM callbacks' (`suspended`: no watchdog run, no interrupt
+        // unmasked by a poll) until it is back.
+        let resumed = || {
+            let _ctl = self.link.lock();
+            self.suspended.store(false, Ordering::Relaxed);
+        };
+        // A transmit timeout from before the suspend is moot.
+        self.tx_timeout.store(false, Ordering::Relaxed);
+        let res = dev.with_napi_disabled(rtnl, || {
+            self.down(dev);
+            let r = self.up(dev);
+            if r.is_err() {
+                self.down(dev);
+            }
+            resumed();
+            r
+        });
+        if res.is_none() {
+            // Down: only the wake-up arming to undo.
+            self.down(dev);
+            resumed();
+        }
+        dev.attach();
+        if dev.is_running() {
+            // The watchdog raises the carrier when the PHY reports link.
+            dev.schedule_service(0);
+        }
+        res.unwrap_or(Ok(()))
     }
 
     /// Queues a command CB (no transmit buffer).
@@ -887,7 +1012,10 @@ impl Nic {
         // either wholly before this run or wholly after it (`stop` drops the carrier under it
         // too, so a run cannot raise the carrier of a closed interface).
         let mut ctl = self.link.lock();
-        if self.rebuilding.load(Ordering::Relaxed) || !dev.is_running() {
+        if self.rebuilding.load(Ordering::Relaxed)
+            || self.suspended.load(Ordering::Relaxed)
+            || !dev.is_running()
+        {
             return;
         }
         let bound = dev.parent();
@@ -1097,6 +1225,10 @@ impl Nic {
             self.tx_timeout.store(true, Ordering::Relaxed);
             return;
         };
+        if self.suspended.load(Ordering::Relaxed) {
+            // Resume brings the hardware up afresh.
+            return;
+        }
         // `None` if the interface is not up: nothing to reset.
         let _ = dev.with_napi_disabled(&rtnl, || {
             netdev_warn!(dev, "resetting after transmit timeout\n");
@@ -1127,7 +1259,7 @@ impl core::fmt::Display for MacFmt<'_> {
 
 /// The PCI driver's per-device data: owns the net_device registration (which owns the rest).
 struct E100Driver {
-    _netdev: ClassDevres<net::dev::Registration<Nic>>,
+    netdev: ClassDevres<net::dev::Registration<Nic>>,
 }
 
 impl E100Driver {
@@ -1245,6 +1377,16 @@ impl E100Driver {
             diag: diag::Diagnosis::default(),
             last_dump: None,
         };
+        // Wake-on-LAN: offered if the part and board can (and the PCI core found the means,
+        // PME), on by default as the EEPROM says. A wake event left from before is cleared
+        // and PME# kept off until a suspend arms it, as e100.c does.
+        let wol_capable = hw::wol_capable(mac, pdev.device_id(), eeprom.word(hw::EEPROM_ID))
+            && bound.can_wakeup();
+        if wol_capable {
+            bound.set_wakeup_enable(true)?;
+        }
+        pdev.pme_active(false);
+
         let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
         let nic = Arc::pin_init(
@@ -1286,6 +1428,9 @@ impl E100Driver {
                 ich_10h: AtomicBool::new(false),
                 rx_fcs: AtomicBool::new(false),
                 rx_all: AtomicBool::new(false),
+                wol_capable,
+                wol: AtomicBool::new(*wol_capable),
+                suspended: AtomicBool::new(false),
             }),
             GFP_KERNEL,
         )?;
@@ -1325,7 +1470,7 @@ impl E100Driver {
             MacFmt(&ndev.mac_addr())
         );
         drop(reg);
-        Ok(E100Driver { _netdev: netdev })
+        Ok(E100Driver { netdev })
     }
 }
 
@@ -1339,6 +1484,56 @@ impl pci::Driver for E100Driver {
 
     fn probe(pdev: &pci::Device<Core>, ich: &'static u8) -> impl PinInit<Self, Error> {
         pin_init_scope(move || Self::setup(pdev, *ich))
+    }
+
+    fn suspend(&self, pdev: &pci::Device<Core>) -> Result {
+        let reg = self.netdev.access(pdev.as_ref())?;
+        let rtnl = net::dev::rtnl_lock();
+        reg.data().quiesce(reg.device(), &rtnl);
+        // No DMA while asleep. The PCI core then saves the configuration space and puts the
+        // device into D3hot, with PME# armed if wake-up is enabled (`device_may_wakeup`).
+        pdev.clear_master();
+        Ok(())
+    }
+
+    fn resume(&self, pdev: &pci::Device<Core>) -> Result {
+        let reg = self.netdev.access(pdev.as_ref())?;
+        // The PCI core has restored D0 and the configuration space (bus mastering as saved:
+        // off).
+        pdev.set_master();
+        let rtnl = net::dev::rtnl_lock();
+        reg.data().revive(reg.device(), &rtnl)
+    }
+
+    fn shutdown(&self, pdev: &pci::Device<Core>) {
+        let Ok(reg) = self.netdev.access(pdev.as_ref()) else {
+            return;
+        };
+        let nic = reg.data();
+        let dev = reg.device();
+        {
+            let rtnl = net::dev::rtnl_lock();
+            nic.quiesce(dev, &rtnl);
+        }
+        pdev.clear_master();
+        let wake = nic.wol.load(Ordering::Relaxed);
+        if nic.msg_enable.load(Ordering::Relaxed) & MSG_WOL != 0 {
+            netdev_info!(
+                dev,
+                "shutdown: quiesced, wake-on-LAN {}\n",
+                if wake { "armed" } else { "off" }
+            );
+        }
+        // Powering off (not rebooting): into D3hot, with PME# armed for a magic packet if
+        // wake-on-LAN is on, as e100.c does; a failure leaves the device quiesced in D0.
+        if pci::system_powering_off() {
+            let _ = if wake {
+                pdev.prepare_to_sleep()
+            } else {
+                pdev.wake_from_d3(false)
+                    .and_then(|()| pdev.set_power_d3hot())
+            };
+        }
     }
 }
 
@@ -1649,7 +1844,11 @@ impl net::dev::Operations for Nic {
     }
 
     fn poll_complete(&self, dev: &NetDevice) {
-        // NAPI is done: let the device interrupt again.
+        // NAPI is done: let the device interrupt again; not while suspended (the poll that
+        // follows NAPI's re-enabling in `quiesce` must leave the chip as suspend left it).
+        if self.suspended.load(Ordering::Relaxed) {
+            return;
+        }
         if let Ok(io) = self.csr(dev.parent()) {
             io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
             flush(io);

@@ -11,7 +11,7 @@ use crate::{desc, diag, eeprom, hw, phy, rings, stats, EepromPins, LinkCtl, Nic,
 use core::sync::atomic::Ordering;
 use kernel::net::{
     dev::{Device, Rtnl},
-    ethtool::{self, Duplex, LinkKsettings, LinkModes, PauseParam, PhysId, RingParam},
+    ethtool::{self, Duplex, LinkKsettings, LinkModes, PauseParam, PhysId, RingParam, WolOpts},
 };
 use kernel::prelude::*;
 use kernel::sync::bh;
@@ -395,6 +395,38 @@ impl ethtool::Operations for Nic {
         s.set_mac_control_frames_transmitted(t.tx_fc_pause);
         s.set_mac_control_frames_received(t.rx_fc_pause + t.rx_fc_unsupported);
         s.set_unsupported_opcodes_received(t.rx_fc_unsupported);
+    }
+
+    fn get_wol(&self, _dev: &Device) -> (WolOpts, WolOpts) {
+        if !self.wol_capable {
+            return (WolOpts::NONE, WolOpts::NONE);
+        }
+        let on = self.wol.load(Ordering::Relaxed);
+        (
+            WolOpts::MAGIC,
+            if on { WolOpts::MAGIC } else { WolOpts::NONE },
+        )
+    }
+
+    /// Magic packet only (the 8255x's wake-up logic knows no other event), on a part and
+    /// board that can ([`hw::wol_capable`]); off is always accepted. The running interface
+    /// keeps magic-packet wake-up off in Configure: the MAC is armed when the system sleeps
+    /// or powers off (`Nic::arm_wake`), and the PCI core arms PME# per the device's wake-up
+    /// setting, which this keeps in step.
+    fn set_wol(&self, dev: &Device, opts: WolOpts) -> Result {
+        let magic = if opts == WolOpts::MAGIC {
+            true
+        } else if opts == WolOpts::NONE {
+            false
+        } else {
+            return Err(EOPNOTSUPP);
+        };
+        if !self.wol_capable {
+            return if magic { Err(EOPNOTSUPP) } else { Ok(()) };
+        }
+        dev.parent().set_wakeup_enable(magic)?;
+        self.wol.store(magic, Ordering::Relaxed);
+        Ok(())
     }
 
     fn get_msglevel(&self, _dev: &Device) -> u32 {

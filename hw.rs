@@ -30,6 +30,10 @@ pub(crate) const EEPROM_CNFG_MDIX: usize = 3;
 pub(crate) const EEPROM_MDIX_ENABLED: u16 = 1 << 7;
 /// EEPROM word 6: the PHY's interface type in bits 8-11 (e100.c's `eeprom_phy_iface`).
 pub(crate) const EEPROM_PHY_IFACE: usize = 6;
+/// EEPROM word 0x0A (ID), bit 5: the board is wired for wake-on-LAN (auxiliary power, PME#)
+/// and wake-up is on by default (e100.c's `eeprom_id` and `eeprom_id_wol`).
+pub(crate) const EEPROM_ID: usize = 0x0a;
+pub(crate) const EEPROM_ID_WOL: u16 = 1 << 5;
 /// MDI control: management access to the PHY.
 pub(crate) const MDI_CTRL: usize = 0x10;
 /// Length of the CSR block every 8255x has (the C driver's `struct csr`).
@@ -46,6 +50,20 @@ pub(crate) const PORT_SOFTWARE_RESET: u32 = 0x0000;
 pub(crate) const PORT_SELFTEST: u32 = 0x0001;
 /// PORT: selective reset (stops DMA, keeps configuration).
 pub(crate) const PORT_SELECTIVE_RESET: u32 = 0x0002;
+
+/// PCI device ID of the 82559ER.
+pub(crate) const DEVICE_82559ER: u16 = 0x1209;
+
+/// Whether the part can wake the system on a magic packet, given its MAC generation, PCI
+/// device ID and EEPROM ID word: the 82558 and later have the wake-up logic, and the EEPROM
+/// says whether the board is wired for it (e100.c's rule). Except the 82559ER: Intel's
+/// embedded 82559 variant has no wake-up logic, so a board that sets the EEPROM bit anyway
+/// cannot wake; e100.c offers magic-packet wake there all the same, and `ethtool` then shows
+/// a wake-up that never comes. FreeBSD's fxp leaves the 82559ER out, and so do we: a user
+/// sees "Supports Wake-on: d" and a refused `wol g`, which is the truth.
+pub(crate) fn wol_capable(mac: Mac, device_id: u16, eeprom_id: u16) -> bool {
+    mac >= Mac::M82558_D101_A4 && device_id != DEVICE_82559ER && eeprom_id & EEPROM_ID_WOL != 0
+}
 
 /// PCI vendor ID of every 8255x.
 pub(crate) const INTEL_VENDOR: u32 = 0x8086;

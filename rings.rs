@@ -307,6 +307,11 @@ impl CbRing {
         self.unsent > 0
     }
 
+    /// Whether any CB is queued, or handed to the CU and not yet cleaned.
+    pub(crate) fn busy(&self) -> bool {
+        self.sent + self.unsent > 0
+    }
+
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
     /// when `freed` is full (the caller frees those and calls again).
     pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {

@@ -91,7 +91,7 @@ fi
 trap 'kill -TERM "$qpid" $bpid 2>/dev/null; wait "$qpid" 2>/dev/null; exit 143' TERM INT
 wait "$qpid" || rc=$?
 trap - TERM INT
-[ -z "$bpid" ] || { kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null || true; }
+[ -z "$bpid" ] || { kill "$bpid" 2>/dev/null || true; wait "$bpid" 2>/dev/null || true; }
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	echo "@@TIMEOUT after ${timeout}s" >>"$logf"
 	exit 0

@@ -12,5 +12,5 @@
 # which on this kernel measure KASAN, not the driver.
 set -euo pipefail
 export E100_RS_KVARIANT=debug
-export E100_RS_SUITES=${E100_RS_SUITES:-kunit basic ethtool faults}
+export E100_RS_SUITES=${E100_RS_SUITES:-kunit basic ethtool faults pm}
 exec "$(dirname "$0")/test.sh" "$@"

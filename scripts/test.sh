@@ -16,7 +16,7 @@
 # - The run is one process group (scripts/pgroup.py): QEMU and the host services die with it,
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
-# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults"),
+# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults pm"),
 # E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The
 # harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
@@ -32,7 +32,7 @@ fi
 LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
-SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults}
+SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults pm}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-3900}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
@@ -599,15 +599,43 @@ ethtool_suite() { # ethtool_suite DRIVER
 	harness_boot i82557 "$1" 120 "" i82557b
 }
 
+# pm DRIVER: suspend, resume, wake-on-LAN and shutdown (tests/guest/pm.sh), on the harness QEMU:
+# on the i82559er, then on QEMU's i82558b with the EEPROM saying the board is wired for
+# wake-on-LAN. The shutdown hook runs as the guest reboots after its end marker: e100_rs must
+# have said so (at message level "wol", which the suite sets), with wake-up armed as
+# `ethtool` showed; the log scan of `collect` covers that part of the log too.
+pm() {
+	local drv=$1 b logf want got nic
+	[ -n "$HQEMU" ] || return 0
+	for b in main wol; do
+		logf="$OUT/pm-$b-$drv.log"
+		nic=()
+		[ "$b" = wol ] && nic=(--nic-model i82558b --nic-props eeprom-wol=on)
+		bg_wait "$REPO/scripts/qemu-run.sh" --suite pm --driver "$drv" --mac "$MAC" --log "$logf" \
+			--qemu "$HQEMU" --lp-dir "$OUT/lp-pm-$b-$drv" --timeout "$(budget 420)" "${nic[@]}" \
+			--append "e100test.pmboot=$b e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
+		collect "$logf" "$drv/pm-$b"
+		[ "$drv" = e100_rs ] || continue
+		want=$(sed -n 's/^@@SHUTDOWN expected driver=[^ ]* wol=\([a-z]*\).*/\1/p' "$logf" | tr -d '\r' | tail -1)
+		case "$want" in g) want=armed ;; *) want=off ;; esac
+		got=$(grep -aoE 'shutdown: quiesced, wake-on-LAN [a-z]+' "$logf" | tail -1 || true)
+		if [ "$got" = "shutdown: quiesced, wake-on-LAN $want" ]; then
+			result PASS "$drv/pm-$b/shutdown-hook" "at the reboot: '$got'"
+		else
+			result FAIL "$drv/pm-$b/shutdown-hook" "at the reboot: '${got:-no message}', want wake-on-LAN $want"
+		fi
+	done
+}
+
 basic() { # basic DRIVER
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
 		--timeout "$(budget 180)" --append "$(abort_arg)" || true
 	collect "$OUT/basic-$1.log" "$1/basic"
 }
 
-case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "* | *" faults "*) start_services ;; esac
+case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "* | *" faults "* | *" pm "*) start_services ;; esac
 HQEMU=""
-if has_stage linkpartner || has_stage ethtool || has_stage faults; then
+if has_stage linkpartner || has_stage ethtool || has_stage faults || has_stage pm; then
 	stage "harness QEMU"
 	qstart=$(date +%s)
 	if bg_wait timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" \
@@ -635,6 +663,7 @@ for suite in $SUITES; do
 		basic | traffic | pair | linkpartner) "$suite" "$drv" ;;
 		ethtool) ethtool_suite "$drv" ;;
 		faults) harness_boot faults "$drv" 900 ;;
+		pm) pm "$drv" ;;
 		*) die "unknown suite $suite" ;;
 		esac
 	done

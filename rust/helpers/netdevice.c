@@ -171,3 +171,8 @@ void rust_helper_skb_tx_timestamp(struct sk_buff *skb)
 {
 	skb_tx_timestamp(skb);
 }
+
+bool rust_helper_netif_device_present(const struct net_device *dev)
+{
+	return netif_device_present(dev);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/pci.h>
+#include <linux/pm_wakeup.h>
 
 void *rust_helper_pci_get_drvdata(struct pci_dev *pdev)
 {
@@ -25,4 +26,14 @@ unsigned long rust_helper_pci_resource_flags(struct pci_dev *pdev, int bar)
 const char *rust_helper_dev_name(const struct device *dev)
 {
 	return dev_name(dev);
+}
+
+bool rust_helper_device_can_wakeup(struct device *dev)
+{
+	return device_can_wakeup(dev);
+}
+
+bool rust_helper_device_may_wakeup(struct device *dev)
+{
+	return device_may_wakeup(dev);
 }

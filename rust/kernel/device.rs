@@ -137,6 +137,53 @@ impl<Ctx: DeviceContext> Device<Ctx> {
     }
 }
 
+/// Wake-up: whether the device may wake the system from sleep (`include/linux/pm_wakeup.h`).
+impl<Ctx: DeviceContext> Device<Ctx> {
+    /// Whether the device can signal wake-up at all (its bus found the means, such as a PCI
+    /// PME capability). Always `false` in a kernel without `CONFIG_PM`.
+    pub fn can_wakeup(&self) -> bool {
+        // SAFETY: the device is valid; the helper reads one flag.
+        unsafe { bindings::device_can_wakeup(self.as_raw()) }
+    }
+
+    /// Whether the device is to wake the system from the next sleep: it can, and wake-up is
+    /// enabled (by [`Device::set_wakeup_enable`], or by the user in sysfs).
+    pub fn may_wakeup(&self) -> bool {
+        // SAFETY: the device is valid; the helper reads the device's wake-up state.
+        unsafe { bindings::device_may_wakeup(self.as_raw()) }
+    }
+
+    /// Enables or disables the device's wake-up from system sleep, as the user would through
+    /// `power/wakeup` in sysfs. May sleep (it registers the device's wake-up source).
+    /// [`EINVAL`] if the device cannot wake the system ([`Device::can_wakeup`]); in a kernel
+    /// without system sleep (`CONFIG_PM_SLEEP`), nothing to do.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::device::Device;
+    ///
+    /// fn apply_wol(dev: &Device, magic: bool) -> Result {
+    ///     if magic && !dev.can_wakeup() {
+    ///         return Err(EOPNOTSUPP);
+    ///     }
+    ///     dev.set_wakeup_enable(magic)
+    /// }
+    /// ```
+    pub fn set_wakeup_enable(&self, enable: bool) -> Result {
+        #[cfg(CONFIG_PM_SLEEP)]
+        // SAFETY: the device is valid; process context (the caller's, as documented).
+        return crate::error::to_result(unsafe {
+            bindings::device_set_wakeup_enable(self.as_raw(), enable)
+        });
+        #[cfg(not(CONFIG_PM_SLEEP))]
+        {
+            let _ = enable;
+            Ok(())
+        }
+    }
+}
+
 impl Deref for Device<Core> {
     type Target = Device<Bound>;
 

@@ -35,7 +35,7 @@
 //! [`Device::add_class_registration`]: crate::device::Device::add_class_registration
 
 use crate::alloc::Flags;
-use crate::device::{Bound, ClassRegistration, Device};
+use crate::device::{Bound, ClassRegistration, Core, Device};
 use crate::error::{code::*, Result};
 use crate::init::InPlaceInit;
 use crate::revocable::{Revocable, RevocableGuard};
@@ -269,6 +269,24 @@ impl<T: Send + Sync + 'static> ClassDevres<T> {
     /// once it has been withdrawn.
     pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
         self.0.data.try_access()
+    }
+
+    /// The resource, without an RCU section, in a bus callback of the device it was made for
+    /// (`dev`, with the device lock held: suspend, resume, shutdown, error recovery), which may
+    /// sleep while using it. [`EINVAL`] for another device, [`ENODEV`] if it was withdrawn.
+    pub fn access<'a>(&'a self, dev: &'a Device<Core>) -> Result<&'a T> {
+        if self.0.dev.as_raw() != dev.as_raw() {
+            return Err(EINVAL);
+        }
+        if !self.0.data.is_available() {
+            return Err(ENODEV);
+        }
+        // SAFETY: the resource is withdrawn only when the bus starts unbinding `dev`, by the
+        // unbind's release of the entry, or by dropping `self` (type invariant). The first two
+        // run with `dev`'s device lock held, which the `Core` context says the caller holds
+        // for `'a`, so neither can start before the reference ends, and neither has run (the
+        // resource was available under the lock); `self` is borrowed for `'a`.
+        Ok(unsafe { self.0.data.access() })
     }
 }
 

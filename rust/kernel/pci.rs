@@ -831,6 +831,46 @@ impl Device<Core> {
         // SAFETY: as for `set_master`.
         unsafe { bindings::pci_clear_master(self.as_raw()) };
     }
+
+    /// Turns the device's PME# signalling on or off and clears a pending PME status (a driver
+    /// calls it with `false` at probe, so a wake event left from before does not linger).
+    pub fn pme_active(&self, enable: bool) {
+        // SAFETY: the device is valid; bus callbacks may change its PM registers.
+        unsafe { bindings::pci_pme_active(self.as_raw(), enable) };
+    }
+
+    /// Enables or disables the device's wake-up from D3 (PME#) for the coming power-down.
+    /// [`EINVAL`] when enabling on a device that cannot; `Ok` when disabling always.
+    pub fn wake_from_d3(&self, enable: bool) -> Result {
+        // SAFETY: as for `pme_active`.
+        to_result(unsafe { bindings::pci_wake_from_d3(self.as_raw(), enable) })
+    }
+
+    /// Puts the device into the low-power state the platform picks for system sleep, with
+    /// wake-up armed if the device [may wake](device::Device::may_wakeup) the system. For a
+    /// driver that powers the device down itself ([`Driver::shutdown`] at power-off); for
+    /// suspend the PCI core does it after [`Driver::suspend`].
+    pub fn prepare_to_sleep(&self) -> Result {
+        // SAFETY: as for `pme_active`.
+        to_result(unsafe { bindings::pci_prepare_to_sleep(self.as_raw()) })
+    }
+
+    /// Puts the device into D3hot (wake-up as set by [`Device::wake_from_d3`]).
+    pub fn set_power_d3hot(&self) -> Result {
+        // SAFETY: as for `pme_active`; 3 is `PCI_D3hot` (`include/linux/pci.h`), which bindgen
+        // cannot translate (a cast in a macro).
+        to_result(unsafe { bindings::pci_set_power_state(self.as_raw(), 3) })
+    }
+}
+
+/// Whether the system is powering off (rather than rebooting or halting): in
+/// [`Driver::shutdown`], whether to arm wake-up and power the device down, as `e100_shutdown`
+/// and other network drivers do.
+pub fn system_powering_off() -> bool {
+    // SAFETY: `system_state` is a word-sized global that the kernel sets before it calls the
+    // shutdown callbacks; a volatile read of it is C's `READ_ONCE`.
+    let state = unsafe { core::ptr::addr_of!(bindings::system_state).read_volatile() };
+    state == bindings::system_states_SYSTEM_POWER_OFF
 }
 
 impl Device<Bound> {

@@ -111,6 +111,12 @@ impl<T> Revocable<T> {
         true
     }
 
+    /// Whether the object is still there (not revoked). Only a snapshot, unless the caller
+    /// rules out a concurrent [`Revocable::revoke`] by other means (a lock revokers hold).
+    pub fn is_available(&self) -> bool {
+        self.available.load(Ordering::Acquire)
+    }
+
     /// The object, without the RCU read-side section of [`Revocable::try_access`].
     ///
     /// # Safety

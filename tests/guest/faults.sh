@@ -37,53 +37,6 @@ up() { # up: load (if needed), bring up, wait for carrier and a ping
 	wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
 }
 
-# down_start MIB: a download of MIB MiB in the background (its digest in /tmp/down.sha,
-# wget's status in /tmp/down.rc); down_check: waits for it and sets $res to "ok SHA" if it
-# matches what the host sent, or to what went wrong. (Not called as $(down_check): a
-# subshell cannot wait for its parent's background job.)
-down_start() {
-	rm -f /tmp/down.sha /tmp/down.rc
-	(
-		timeout 120 wget -q -O - "http://$HOST:$HTTP_PORT/blob/$(($1 * 1048576))" | sha256sum | cut -d' ' -f1 >/tmp/down.sha
-		echo $? >/tmp/down.rc
-	) &
-	down_pid=$!
-	down_n=$(($1 * 1048576))
-}
-down_check() {
-	wait "$down_pid"
-	got=$(cat /tmp/down.sha 2>/dev/null)
-	sent=$(timeout 20 wget -q -O - "http://$HOST:$HTTP_PORT/sha/last")
-	if [ -n "$got" ] && [ "$got" = "$sent" ]; then
-		res="ok $got"
-	else
-		res="bad: received sha ${got:-none}, host sent ${sent:-?} ($down_n bytes)"
-	fi
-}
-# up_start MIB / up_check: the same for an upload to the host's sink.
-up_start() {
-	dd if=/dev/urandom of=/tmp/up.bin bs=1M count="$1" 2>/dev/null
-	up_mine="$(sha256sum /tmp/up.bin | cut -d' ' -f1) $(($1 * 1048576))"
-	rm -f /tmp/up.reply
-	(timeout 120 nc "$HOST" "$SINK_PORT" </tmp/up.bin >/tmp/up.reply) &
-	up_pid=$!
-}
-up_check() {
-	wait "$up_pid"
-	reply=$(cat /tmp/up.reply 2>/dev/null)
-	rm -f /tmp/up.bin
-	if [ "$reply" = "$up_mine" ]; then res="ok ${reply%% *}"; else res="bad: sent '$up_mine', host got '${reply:-nothing}'"; fi
-}
-# intact: a fresh transfer each way after a fault; sets $res to "ok" or what failed.
-intact() {
-	down_start "$MIB"
-	down_check
-	d=$res
-	up_start "$MIB"
-	up_check
-	u=$res
-	case "$d $u" in "ok "*" ok "*) res=ok ;; *) res="download: $d; upload: $u" ;; esac
-}
 # timed NAME: start a scenario's clock; took: its run time so far, in s.
 timed() { begin "$1"; t_start=$(date +%s); }
 took() { echo $(($(date +%s) - t_start)); }

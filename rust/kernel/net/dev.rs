@@ -212,6 +212,27 @@ pub fn rtnl_try_lock() -> Option<RtnlGuard> {
     }
 }
 
+/// Takes the RTNL lock, sleeping until it is free: for bus callbacks (suspend, resume,
+/// shutdown) that must not race with `open`, `stop` or ethtool. Not from work that `stop`
+/// waits for (see [`rtnl_try_lock`]).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::dev::rtnl_lock;
+///
+/// let rtnl = rtnl_lock();
+/// // No interface can be opened, closed or reconfigured here.
+/// drop(rtnl);
+/// ```
+pub fn rtnl_lock() -> RtnlGuard {
+    // SAFETY: no preconditions beyond process context, which sleeping callers are in; balanced
+    // in `RtnlGuard::drop`.
+    unsafe { bindings::rtnl_lock() };
+    // INVARIANT: taken just above; released only when the guard drops.
+    RtnlGuard(Rtnl(PhantomData))
+}
+
 impl Drop for RtnlGuard {
     fn drop(&mut self) {
         // SAFETY: held (type invariant).
@@ -328,6 +349,27 @@ impl Device {
     pub fn carrier_ok(&self) -> bool {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_carrier_ok(self.as_raw()) }
+    }
+
+    /// Marks the device removed from the system for now (suspend): the stack stops calling
+    /// `start_xmit`, and its transmit watchdog and netpoll leave the device alone, until
+    /// [`Device::attach`]. The interface keeps its up or down state.
+    pub fn detach(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_device_detach(self.as_raw()) };
+    }
+
+    /// Marks the device present again after [`Device::detach`] (resume); if the interface is up,
+    /// the transmit queue is woken and the transmit watchdog rearmed.
+    pub fn attach(&self) {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_device_attach(self.as_raw()) };
+    }
+
+    /// Whether the device is present (not [detached](Device::detach)).
+    pub fn is_present(&self) -> bool {
+        // SAFETY: the device is valid.
+        unsafe { bindings::netif_device_present(self.as_raw()) }
     }
 
     /// Allows the stack to call `start_xmit`.
@@ -877,12 +919,20 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         unsafe { Device::from_raw(self.dev.as_ptr()) }
     }
 
+    /// The driver state the device was registered with: for the parent's bus callbacks
+    /// (suspend, resume, shutdown), which reach the device through its registration.
+    pub fn data(&self) -> &T {
+        // SAFETY: made by `register` and registered until `drop` (type invariant), so the
+        // private area holds the state, which lives until the device is freed after `drop`.
+        unsafe { state::<T>(self.dev.as_ptr()) }
+    }
+
     /// The driver state of `dev`.
     ///
     /// # Safety
     ///
     /// `dev` must be a device created by `Registration::<T>::register` and not yet freed.
-    pub(crate) unsafe fn data<'a>(dev: *const bindings::net_device) -> &'a T {
+    pub(crate) unsafe fn data_of<'a>(dev: *const bindings::net_device) -> &'a T {
         // SAFETY: the caller's guarantee.
         unsafe { state::<T>(dev) }
     }
@@ -908,7 +958,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // valid while its NAPI context runs.
         let dev = unsafe { (*napi).dev };
         // SAFETY: see above.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
         let poll = unsafe { Poll::new(napi, budget) };
         let budget_u = usize::try_from(budget).unwrap_or(0);
@@ -940,7 +990,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: see above.
         let dev = unsafe { (*p).dev };
         // SAFETY: see above.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         t.service(d);
     }
 
@@ -952,7 +1002,13 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call, with RTNL held.
-        let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
+        let (d, t, slot) = unsafe {
+            (
+                Device::from_raw(dev),
+                Self::data_of(dev),
+                Self::irq_slot(dev),
+            )
+        };
         // SAFETY: `irq_line` is written at registration and never changes.
         let line = unsafe { (*priv_of::<T>(dev)).irq_line };
         let napi = d.header();
@@ -992,7 +1048,13 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn stop_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: as in `open_callback`.
-        let (d, t, slot) = unsafe { (Device::from_raw(dev), Self::data(dev), Self::irq_slot(dev)) };
+        let (d, t, slot) = unsafe {
+            (
+                Device::from_raw(dev),
+                Self::data_of(dev),
+                Self::irq_slot(dev),
+            )
+        };
         let h = d.header();
         // SAFETY: enabled in `open_callback` (`with_napi_disabled` cannot be running: it needs
         // RTNL, which we hold); waits for a running poll.
@@ -1016,7 +1078,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         dev: *mut bindings::net_device,
     ) -> bindings::netdev_tx_t {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         let Some(skb) = NonNull::new(skb) else {
             return bindings::netdev_tx_NETDEV_TX_OK;
         };
@@ -1055,7 +1117,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         stats: *mut bindings::rtnl_link_stats64,
     ) {
         // SAFETY: as in `open_callback`; `stats` is a valid, exclusive out-parameter.
-        let (d, t, s) = unsafe { (Device::from_raw(dev), Self::data(dev), &mut *stats) };
+        let (d, t, s) = unsafe { (Device::from_raw(dev), Self::data_of(dev), &mut *stats) };
         t.get_stats64(d, s);
     }
 
@@ -1067,7 +1129,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn set_rx_mode_callback(dev: *mut bindings::net_device) {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         // INVARIANT: the core calls `ndo_set_rx_mode` with the address-list lock held.
         let addrs = AddrList { dev: d };
         t.set_rx_mode(d, &addrs);
@@ -1087,7 +1149,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let (d, t, sa) = unsafe {
             (
                 Device::from_raw(dev),
-                Self::data(dev),
+                Self::data_of(dev),
                 &*p.cast::<bindings::sockaddr>(),
             )
         };
@@ -1121,7 +1183,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let (d, t, mii) = unsafe {
             (
                 Device::from_raw(dev),
-                Self::data(dev),
+                Self::data_of(dev),
                 &mut *bindings::if_mii(ifr),
             )
         };
@@ -1151,7 +1213,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn tx_timeout_callback(dev: *mut bindings::net_device, txqueue: u32) {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         t.tx_timeout(d, txqueue);
     }
 
@@ -1166,7 +1228,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         features: bindings::netdev_features_t,
     ) -> c_int {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         from_result(|| {
             t.set_features(d, Features(features))?;
             Ok(0)
@@ -1182,7 +1244,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn poll_controller_callback(dev: *mut bindings::net_device) {
         // SAFETY: as in `open_callback`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Self::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         t.poll_controller(d);
     }
 }

@@ -156,6 +156,62 @@ macro_rules! link_modes {
     };
 }
 
+/// Wake-on-LAN events (`WAKE_*`, `include/uapi/linux/ethtool.h`), as `ethtool -s DEV wol`
+/// spells them: `g` is [`WolOpts::MAGIC`], `d` is none.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::ethtool::WolOpts;
+///
+/// let supported = WolOpts::MAGIC;
+/// assert!(supported.contains(WolOpts::MAGIC));
+/// assert!(!supported.contains(WolOpts::MAGIC | WolOpts::PHY));
+/// assert_eq!(WolOpts::NONE.bits(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WolOpts(u32);
+
+impl WolOpts {
+    /// No wake-up (`d`).
+    pub const NONE: WolOpts = WolOpts(0);
+    /// Link change (`p`).
+    pub const PHY: WolOpts = WolOpts(bindings::WAKE_PHY);
+    /// Unicast frames to the station (`u`).
+    pub const UCAST: WolOpts = WolOpts(bindings::WAKE_UCAST);
+    /// Multicast frames (`m`).
+    pub const MCAST: WolOpts = WolOpts(bindings::WAKE_MCAST);
+    /// Broadcast frames (`b`).
+    pub const BCAST: WolOpts = WolOpts(bindings::WAKE_BCAST);
+    /// ARP requests (`a`).
+    pub const ARP: WolOpts = WolOpts(bindings::WAKE_ARP);
+    /// Magic packets (`g`).
+    pub const MAGIC: WolOpts = WolOpts(bindings::WAKE_MAGIC);
+
+    /// The `WAKE_*` mask.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether every event of `other` is in `self`.
+    pub const fn contains(self, other: WolOpts) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// From a `WAKE_*` mask as the user asked for it (any bits).
+    pub const fn from_bits(bits: u32) -> WolOpts {
+        WolOpts(bits)
+    }
+}
+
+impl core::ops::BitOr for WolOpts {
+    type Output = WolOpts;
+
+    fn bitor(self, rhs: WolOpts) -> WolOpts {
+        WolOpts(self.0 | rhs.0)
+    }
+}
+
 link_modes! {
     M10_HALF = ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Half_BIT,
     M10_FULL = ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Full_BIT,
@@ -615,6 +671,17 @@ pub trait Operations: NetdevOperations {
     /// Fills the MAC control counters.
     fn get_eth_ctrl_stats(&self, _dev: &Device, _s: &mut EthCtrlStats) {}
 
+    /// Wake-on-LAN: the events the device can wake on, and those enabled (`ethtool DEV`).
+    fn get_wol(&self, _dev: &Device) -> (WolOpts, WolOpts) {
+        (WolOpts::NONE, WolOpts::NONE)
+    }
+
+    /// Enables wake-up on exactly `opts` (`ethtool -s DEV wol ...`); [`EOPNOTSUPP`] for events
+    /// the device cannot wake on.
+    fn set_wol(&self, _dev: &Device, _opts: WolOpts) -> Result {
+        Err(EOPNOTSUPP)
+    }
+
     /// The `netif_msg` message level (`ethtool DEV`, `ethtool -s DEV msglvl`).
     fn get_msglevel(&self, _dev: &Device) -> u32 {
         0
@@ -721,6 +788,16 @@ impl<T: Operations> Adapter<T> {
         } else {
             None
         },
+        get_wol: if T::HAS_GET_WOL {
+            Some(Self::get_wol_callback)
+        } else {
+            None
+        },
+        set_wol: if T::HAS_SET_WOL {
+            Some(Self::set_wol_callback)
+        } else {
+            None
+        },
         get_msglevel: if T::HAS_GET_MSGLEVEL {
             Some(Self::get_msglevel_callback)
         } else {
@@ -819,7 +896,7 @@ impl<T: Operations> Adapter<T> {
         let (d, t, i) = unsafe {
             (
                 Device::from_raw(dev),
-                Registration::<T>::data(dev),
+                Registration::<T>::data_of(dev),
                 &mut *info.cast::<DrvInfo>(),
             )
         };
@@ -892,7 +969,7 @@ impl<T: Operations> Adapter<T> {
     ) {
         // SAFETY: the core passes one of our devices and one slot for each of the
         // `ETH_SS_STATS` strings our `get_sset_count` reported, which is `STATS.len()`.
-        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data_of(dev)) };
         // SAFETY: see above.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, T::STATS.len()) };
         t.get_ethtool_stats(d, buf);
@@ -913,7 +990,7 @@ impl<T: Operations> Adapter<T> {
         let (d, t, s) = unsafe {
             (
                 Device::from_raw(dev),
-                Registration::<T>::data(dev),
+                Registration::<T>::data_of(dev),
                 &mut *stats.cast::<EthMacStats>(),
             )
         };
@@ -928,7 +1005,7 @@ impl<T: Operations> Adapter<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_eeprom_len_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call.
-        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data_of(dev)) };
         c_int::try_from(t.get_eeprom_len(d)).unwrap_or(0)
     }
 
@@ -948,7 +1025,7 @@ impl<T: Operations> Adapter<T> {
         let (d, t, ee) = unsafe {
             (
                 Device::from_raw(dev),
-                Registration::<T>::data(dev),
+                Registration::<T>::data_of(dev),
                 &mut *ee,
             )
         };
@@ -968,7 +1045,7 @@ impl<T: Operations> Adapter<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn get_link_callback(dev: *mut bindings::net_device) -> u32 {
         // SAFETY: the core passes one of our devices, valid across the call.
-        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) };
+        let (d, t) = unsafe { (Device::from_raw(dev), Registration::<T>::data_of(dev)) };
         t.get_link(d).into()
     }
 
@@ -980,7 +1057,7 @@ impl<T: Operations> Adapter<T> {
     /// `'a`.
     unsafe fn ctx<'a>(dev: *mut bindings::net_device) -> (&'a Device, &'a T) {
         // SAFETY: the caller's guarantee.
-        unsafe { (Device::from_raw(dev), Registration::<T>::data(dev)) }
+        unsafe { (Device::from_raw(dev), Registration::<T>::data_of(dev)) }
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -1092,6 +1169,40 @@ impl<T: Operations> Adapter<T> {
         // `EthCtrlStats` is a transparent wrapper of it.
         let ((d, t), s) = unsafe { (Self::ctx(dev), &mut *s.cast::<EthCtrlStats>()) };
         t.get_eth_ctrl_stats(d, s);
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn get_wol_callback(
+        dev: *mut bindings::net_device,
+        wol: *mut bindings::ethtool_wolinfo,
+    ) {
+        // SAFETY: the core passes one of our devices and a zeroed block, both valid across the
+        // call, and the block not shared.
+        let ((d, t), wol) = unsafe { (Self::ctx(dev), &mut *wol) };
+        let (supported, enabled) = t.get_wol(d);
+        wol.supported = supported.bits();
+        wol.wolopts = enabled.bits();
+    }
+
+    /// The C callback; see the function-pointer field it is installed in.
+    ///
+    /// # Safety
+    ///
+    /// Called only by the C core, with arguments that are valid, as that callback's C
+    /// documentation promises, for the duration of the call.
+    unsafe extern "C" fn set_wol_callback(
+        dev: *mut bindings::net_device,
+        wol: *mut bindings::ethtool_wolinfo,
+    ) -> c_int {
+        // SAFETY: the core passes one of our devices and the request, both valid across the
+        // call.
+        let ((d, t), wol) = unsafe { (Self::ctx(dev), &*wol) };
+        from_result(|| t.set_wol(d, WolOpts::from_bits(wol.wolopts)).map(|()| 0))
     }
 
     /// The C callback; see the function-pointer field it is installed in.

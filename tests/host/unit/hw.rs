@@ -1,4 +1,4 @@
-use crate::hw::{Mac, PCI_IDS};
+use crate::hw::{wol_capable, Mac, DEVICE_82559ER, EEPROM_ID_WOL, PCI_IDS};
 
 #[test]
 fn mac_generation_from_revision() {
@@ -67,4 +67,20 @@ fn id_table_is_e100cs_entry_for_entry() {
     // INTEL_8255X_ETHERNET_DEVICE does: PCI_CLASS_NETWORK_ETHERNET << 8, mask 0xFFFF00.
     assert_eq!(crate::hw::INTEL_VENDOR, 0x8086);
     assert_eq!(crate::hw::CLASS_ETHERNET, (0x0200 << 8, 0xff_ff00));
+}
+
+#[test]
+fn wake_on_lan_capability() {
+    let m82558 = Mac::from_revision(5, false);
+    let m82559 = Mac::from_revision(9, false);
+    let m82557 = Mac::from_revision(2, false);
+    // An 82558 or 82559 board wired for it (the EEPROM's ID word) can wake...
+    assert!(wol_capable(m82558, 0x1229, EEPROM_ID_WOL));
+    assert!(wol_capable(m82559, 0x1229, 0x4000 | EEPROM_ID_WOL));
+    // ...not one that is not wired for it, nor the 82557 (no wake-up logic).
+    assert!(!wol_capable(m82559, 0x1229, 0x4000));
+    assert!(!wol_capable(m82557, 0x1229, EEPROM_ID_WOL));
+    // The 82559ER has no wake-up logic, whatever its EEPROM says (e100.c offers it anyway).
+    assert!(!wol_capable(m82559, DEVICE_82559ER, EEPROM_ID_WOL));
+    assert!(!wol_capable(m82559, DEVICE_82559ER, 0));
 }

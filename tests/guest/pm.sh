@@ -1,0 +1,234 @@
+#!/bin/sh
+# Power management, on the harness QEMU: system suspend and resume under traffic and with the
+# interface down, wake-on-LAN, and the shutdown hook.
+#
+# Suspend is the kernel's own: /sys/power/pm_test at "devices", then "mem" into
+# /sys/power/state (suspend-to-idle here: the test kernel has no ACPI). Every driver's
+# suspend callback runs, the PCI core saves each device's state and puts it into D3hot, then
+# after pm_test's 5 s everything resumes; only the platform's own sleep is skipped.
+#
+# Boots (e100test.pmboot): "main" on the i82559er (the users' NIC, which has no wake-up logic),
+# "wol" on QEMU's i82558b with the model's eeprom-wol (the board wired for wake-on-LAN).
+# shellcheck disable=SC1091
+. /tests/lib.sh
+
+drv=$DRIVER
+boot=$(arg e100test.pmboot)
+HOST=10.0.2.2
+HTTP_PORT=$(arg e100test.http)
+SINK_PORT=$(arg e100test.sink)
+if [ -n "$(arg e100test.debug)" ]; then MIB=1; else MIB=4; fi
+PM_TEST_DELAY=5
+
+kmemleak_baseline
+lp_open || { fail setup "no control line to the model"; exit 1; }
+begin setup
+if ! load_driver "$drv"; then
+	fail setup "insmod $drv failed"
+	exit 1
+fi
+ifc=$(nic_if)
+pci=$(nic_pci)
+ip link set lo up
+ip addr add 10.0.2.15/24 dev "$ifc"
+ip link set "$ifc" up
+if wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST"; then
+	pass setup "$drv on $ifc ($(cat "$pci/device"), boot $boot)"
+else
+	fail setup "no link or no ping"
+	exit 1
+fi
+
+# sleep_once: one pm_test suspend and resume; prints what went wrong, if anything.
+sleep_once() {
+	echo devices >/sys/power/pm_test || { echo "no /sys/power/pm_test"; return 1; }
+	t0=$(date +%s)
+	if ! echo mem >/sys/power/state 2>/tmp/pm.err; then
+		echo "echo mem > /sys/power/state failed: $(cat /tmp/pm.err)"
+		return 1
+	fi
+	t=$(($(date +%s) - t0))
+	echo none >/sys/power/pm_test
+	dmesg | grep -q "PM: suspend exit" || { echo "no 'PM: suspend exit' in the kernel log"; return 1; }
+	# pm_test holds the devices suspended for 5 s: less means nothing was suspended.
+	[ "$t" -ge $((PM_TEST_DELAY - 1)) ] || { echo "the suspend took only $t s"; return 1; }
+	return 0
+}
+# back: the link and a ping after a resume, within 15 s.
+back() {
+	wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 15 ping -c 1 -W 1 "$HOST"
+}
+
+if [ "$boot" = main ]; then
+	# --- suspend and resume in the middle of a download: the download completes intact, an
+	# upload after too; the interface comes back up by itself. -------------------------------
+	begin suspend-resume-under-traffic
+	dmesg -c >/dev/null
+	down_start $((MIB * 4))
+	sleep 1
+	err=$(sleep_once)
+	down_check
+	d=$res
+	if [ -z "$err" ] && back; then
+		up_start "$MIB"
+		up_check
+		u=$res
+	else
+		u="not tried"
+	fi
+	flags=$(ip link show "$ifc" | head -1)
+	case "$err|$d|$u" in
+	"|ok "*"|ok "*) pass suspend-resume-under-traffic "suspended (pm_test devices) 1 s into a $((MIB * 4)) MiB download, which completed intact; then $MIB MiB up intact" ;;
+	*) fail suspend-resume-under-traffic "${err:+$err; }download: $d; upload: $u; $flags" ;;
+	esac
+
+	# --- the suspend and resume really went through the driver: its device was in D3hot
+	# and back (the PCI core's PM state), and e100_rs counts nothing lost in its rings. --
+	begin suspend-resume-counters-sane
+	st=$(cat "$pci/power_state" 2>/dev/null)
+	rxe=$(cat "/sys/class/net/$ifc/statistics/rx_errors")
+	txe=$(cat "/sys/class/net/$ifc/statistics/tx_errors")
+	if [ "$st" = D0 ] && [ "$txe" = 0 ]; then
+		pass suspend-resume-counters-sane "device back in $st, tx_errors $txe, rx_errors $rxe"
+	else
+		fail suspend-resume-counters-sane "power_state '$st', tx_errors $txe, rx_errors $rxe"
+	fi
+
+	# --- three more in a row, then traffic both ways. -----------------------------------------
+	begin suspend-resume-repeated
+	err=""
+	for i in 1 2 3; do
+		e=$(sleep_once) || { err="cycle $i: $e"; break; }
+		back || { err="cycle $i: no link or ping after resume"; break; }
+	done
+	if [ -z "$err" ]; then intact; r=$res; else r=$err; fi
+	if [ "$r" = ok ]; then pass suspend-resume-repeated "3 cycles, then $MIB MiB each way intact"; else fail suspend-resume-repeated "$r"; fi
+
+	# --- suspended with the interface down: it stays down, and comes up afterwards. -------------
+	begin suspend-resume-while-down
+	ip link set "$ifc" down
+	err=$(sleep_once)
+	state=$(ip link show "$ifc" | head -1)
+	ip link set "$ifc" up
+	if [ -n "$err" ]; then
+		fail suspend-resume-while-down "$err"
+	else
+		case "$state" in
+		*"<"*UP*">"*) fail suspend-resume-while-down "the interface came back up by itself: $state" ;;
+		*)
+			if back; then intact; else res="no link or ping after ifup"; fi
+			if [ "$res" = ok ]; then pass suspend-resume-while-down "stayed down; after ifup $MIB MiB each way intact"; else fail suspend-resume-while-down "$res"; fi
+			;;
+		esac
+	fi
+
+	# --- wake-on-LAN on the 82559ER, with the EEPROM saying the board is wired for it. --------
+	[ "$drv" = e100_rs ] && begin wol-82559er
+	lpctl set eeprom-wol true >/dev/null
+	ip link set "$ifc" down
+	unload_driver "$drv"
+	load_driver "$drv"
+	ifc=$(nic_if)
+	sup=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	if ethtool -s "$ifc" wol g 2>/dev/null; then took=accepted; else took=refused; fi
+	lpctl set eeprom-wol false >/dev/null
+	if [ "$drv" = e100_rs ]; then
+		if [ "$sup" = d ] && [ "$took" = refused ]; then
+			pass wol-82559er "the 82559ER has no wake-up logic: Supports Wake-on: $sup, wol g refused"
+		else
+			fail wol-82559er "Supports Wake-on: '$sup', wol g $took (want d, refused)"
+		fi
+	else
+		# Not a test of e100: e100.c's choice, for the record.
+		echo "@@INFO wol-82559er: e100 offers '$sup' on the 82559ER (wake-up the part does not have), wol g $took"
+	fi
+	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
+	ip link set "$ifc" up
+	back || echo "@@INFO no link after the reload"
+fi
+
+if [ "$boot" = wol ]; then
+	# --- the EEPROM's default (word 0x0A bit 5, the model's eeprom-wol): magic packet offered
+	# and on, and the device set to wake the system. -------------------------------------------
+	begin wol-eeprom-default
+	sup=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	cur=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	wk=$(cat "$pci/power/wakeup" 2>/dev/null)
+	if [ "$sup" = g ] && [ "$cur" = g ] && [ "$wk" = enabled ]; then
+		pass wol-eeprom-default "Supports Wake-on: $sup, Wake-on: $cur, power/wakeup $wk"
+	else
+		fail wol-eeprom-default "Supports Wake-on: '$sup', Wake-on: '$cur', power/wakeup '$wk' (want g, g, enabled)"
+	fi
+
+	# cfglog: how many Configure commands the model has taken, then byte 19 of the last eight,
+	# oldest first. since BEFORE AFTER: the bytes of the commands AFTER has and BEFORE had not.
+	cfglog() { lpctl get config19-log; }
+	since() {
+		echo "$2" | awk -v b="${1%% *}" '{ n = $1 - b; if (n > NF - 1) n = NF - 1
+			for (i = NF - n + 1; i <= NF; i++) printf "%s%s", (i > NF - n + 1 ? " " : ""), $i }'
+	}
+	magic_on() { # magic_on BYTES: whether one of them enables magic packets (bit 1 clear)
+		for b in $1; do [ $((0x$b & 2)) -eq 0 ] && return 0; done
+		return 1
+	}
+
+	# --- suspended with wake-on-LAN on: Configure enables magic packets for the sleep, and the
+	# running interface has it off again after. -------------------------------------------------
+	begin wol-armed-for-suspend
+	before=$(cfglog)
+	err=$(sleep_once)
+	after=$(cfglog)
+	back || err="${err:+$err; }no link or ping after resume"
+	new=$(since "$before" "$after")
+	last=${after##* }
+	if [ "$drv" = e100_rs ]; then
+		if [ -z "$err" ] && magic_on "$new" && ! magic_on "${before#* }" && ! magic_on "$last"; then
+			pass wol-armed-for-suspend "Configure byte 19 while running: [${before#* }], across the suspend: [$new] (magic packet on for the sleep, off again after)"
+		else
+			fail wol-armed-for-suspend "${err:+$err; }byte 19 while running: [${before#* }], across the suspend: [$new]"
+		fi
+	else
+		echo "@@INFO wol-armed-for-suspend: e100 Configure byte 19 across the suspend: [$new]"
+		if [ -z "$err" ]; then pass wol-armed-for-suspend "e100: suspended and resumed with Wake-on g (e100.c leaves Configure alone: [$new])"; else fail wol-armed-for-suspend "$err"; fi
+	fi
+
+	# --- wake-on-LAN off: the device no longer wakes, and the sleep's Configure keeps magic off.
+	begin wol-off
+	ethtool -s "$ifc" wol d
+	cur=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	wk=$(cat "$pci/power/wakeup" 2>/dev/null)
+	before=$(cfglog)
+	err=$(sleep_once)
+	after=$(cfglog)
+	back || err="${err:+$err; }no link or ping after resume"
+	new=$(since "$before" "$after")
+	if [ "$drv" = e100_rs ]; then
+		if [ -z "$err" ] && [ "$cur" = d ] && [ "$wk" = disabled ] && [ -n "$new" ] && ! magic_on "$new"; then
+			pass wol-off "Wake-on: $cur, power/wakeup $wk; byte 19 across a suspend: [$new] (magic packet never on)"
+		else
+			fail wol-off "${err:+$err; }Wake-on '$cur', power/wakeup '$wk', byte 19 across a suspend: [$new]"
+		fi
+	else
+		if [ -z "$err" ] && [ "$cur" = d ] && [ "$wk" = disabled ]; then pass wol-off "e100: Wake-on: $cur, power/wakeup $wk"; else fail wol-off "${err:+$err; }Wake-on '$cur', power/wakeup '$wk'"; fi
+	fi
+
+	# --- and on again, by the user: the device wakes again. -------------------------------------
+	begin wol-on-again
+	ethtool -s "$ifc" wol g
+	cur=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
+	wk=$(cat "$pci/power/wakeup" 2>/dev/null)
+	if ethtool -s "$ifc" wol u 2>/dev/null; then u=accepted; else u=refused; fi
+	if [ "$cur" = g ] && [ "$wk" = enabled ] && [ "$u" = refused ]; then
+		pass wol-on-again "Wake-on: $cur, power/wakeup $wk; wol u (unicast) refused: magic packet is all the 8255x has"
+	else
+		fail wol-on-again "Wake-on '$cur', power/wakeup '$wk', wol u $u"
+	fi
+	intact
+	[ "$res" = ok ] || echo "@@INFO transfer after the wake-on-LAN tests: $res"
+fi
+
+# --- the shutdown hook runs when the guest reboots after @@DONE: its message (e100_rs prints
+# one at message level "wol") is checked by the host, and the log must stay clean to the end.
+ethtool -s "$ifc" msglvl 0x4007 2>/dev/null
+echo "@@SHUTDOWN expected driver=$drv wol=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')"
+kmemleak_check "kmemleak-after-pm"
