@@ -281,6 +281,9 @@ ethtool -G "$ifc" rx 128 tx 64
 sleep 1
 ethtool -G "$ifc" rx 256 tx 128
 sleep 1
+# The resize dropped the carrier, and without it the stack's qdisc drops every frame (the flood
+# would never reach the ring): the stall comes once the link is back.
+wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier"
 to0=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
 lpctl set cu-stall true >/dev/null
 /bin/rawpkt flood "$ifc" 1500 >/dev/null 2>&1
