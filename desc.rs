@@ -39,13 +39,15 @@ pub(crate) enum CbCmd {
     Multicast = 3,
     /// Transmit.
     Transmit = 4,
+    /// Load microcode (the CPUSaver blob, [`crate::ucode`]).
+    Ucode = 5,
     /// Dump: the chip writes its internal registers to the buffer the body names.
     Dump = 6,
 }
 
-/// The size of a CB body, in 32-bit words: enough for the largest command we issue, a multicast
-/// setup of 64 addresses (2 + 384 bytes).
-pub(crate) const CB_BODY_WORDS: usize = 98;
+/// The size of a CB body, in 32-bit words: enough for the largest command we issue, the
+/// microcode load (134 words; a multicast setup of 64 addresses takes 98).
+pub(crate) const CB_BODY_WORDS: usize = crate::ucode::UCODE_WORDS;
 
 /// Up to this many multicast addresses are filtered exactly; more means "all multicast".
 pub(crate) const MAX_MULTICAST: usize = 64;
@@ -180,6 +182,11 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     }
     let len = usize::from(c[0]);
     Body::from_bytes(&c[..len])
+}
+
+/// The microcode load body: the patched words ([`crate::ucode::patch`]), as they are.
+pub(crate) fn ucode_body(words: &[u8; crate::ucode::UCODE_WORDS * 4]) -> Body {
+    Body::from_bytes(words)
 }
 
 /// The Dump body: the bus address of the buffer (596 bytes) the chip writes.

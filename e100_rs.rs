@@ -118,7 +118,8 @@
 //! transmitted CBs and wakes the queue (the skbs are taken off the ring in batches of 16 under
 //! the CU lock and freed with `napi_consume_skb` after it is dropped), and
 //! returns the work done; when that is less than the budget the abstraction completes NAPI and,
-//! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device. A poll that
+//! if NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while
+//! suspended: the hardware is the PM callbacks' then). A poll that
 //! finds the BAR gone does no work, so NAPI is completed all the same. netpoll runs the same
 //! handler and poll, with interrupts disabled and from any context.
 //!
@@ -232,13 +233,33 @@
 //! watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the same
 //! way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
 //! magic packet if wake-on-LAN is on (e100.c's `e100_shutdown`). PME is cleared at probe.
+//! PCI error recovery follows e100.c: an error report quiesces as suspend does (without arming
+//! wake-up) and asks for a slot reset unless the channel failed for good; after the reset,
+//! function 0 resets the chip and selects its PHY again; on resume PME is cleared and the
+//! device revived as after a sleep. (QEMU's `-M pc` has no way to inject a PCI error, so this
+//! path runs only on real hardware; its parts are the suspend path's.)
 //!
 //! Wake-on-LAN is the magic packet only, on the 82558 and later when the EEPROM says the board
-//! is wired for it (which also turns it on by default), and never on the 82559ER, whose
-//! wake-up logic is missing ([`hw::wol_capable`]). The running MAC keeps magic-packet wake-up
+//! is wired for it (which also turns it on by default), and never on the 82559ER, which
+//! cannot wake on one ([`hw::wol_capable`]). The running MAC keeps magic-packet wake-up
 //! off (Configure byte 19, as e100.c has it); arming it for a sleep resets the chip and gives it
 //! its address and a Configure with magic packets on, from a small CB ring that stays allocated
-//! until resume takes the hardware down again.
+//! until resume takes the hardware down again. The same callbacks serve hibernation's freeze
+//! and thaw (where arming is harmless), as C's `SIMPLE_DEV_PM_OPS` does; the shutdown hook arms
+//! only when the system powers off. If the bring-up at resume fails, the interface keeps no
+//! carrier and the service task retries it as a reset.
+//!
+//! ## CPUSaver microcode
+//!
+//! The 82559 D101M and D101S and the 82551 F and 82551-10 take Intel's microcode from the
+//! firmware loader ([`ucode`]): at the first bring-up the blob is read, checked (size, word
+//! offsets) and patched (interrupt delay and bundle limit from the module parameters, small
+//! frames bundled), and kept; every bring-up then loads it, before Configure as in e100.c, on
+//! the fresh CB ring that nothing else sees yet, so its completion is waited for sleeping. An
+//! optional blob that is missing or malformed is said once and done without; the 82551's D102E
+//! blob is required (it carries receive fixes), so without it `open` fails with a message that
+//! names the file and the package, and the next `open` asks again. A load the chip refuses or
+//! does not complete fails the bring-up, as in e100.c.
 //!
 //! ## Locking
 //!
@@ -259,9 +280,11 @@
 //!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
 //!   Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit from
 //!   inside GRO takes `cu` while `rx` is held).
-//! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL
-//!   and the service task, both process context; held across PHY accesses that sleep). Taken
-//!   before the address list and `cu` when the link change reconfigures the MAC.
+//! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
+//!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
+//!   context; held across PHY accesses that sleep). Taken before the address list and `cu`
+//!   when the link change reconfigures the MAC.
+//! - `ucode`: the microcode blob once read (a mutex; bring-ups only, process context).
 //! - `eeprom`: the EEPROM image (a mutex; ethtool only).
 //! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: the PHY
 //!   scan, a configuration, the register dump); a PHY reset is polled without it.
@@ -283,8 +306,8 @@
 //! cancels the service task around `stop` and waits for each. "tx-no-resources/stop Q races with
 //! tx clean/wake Q": ring space, the stop and the wake are decided under the same lock.
 
-// `pin_init!` expands one level per field of `Nic`.
-#![recursion_limit = "256"]
+// `pin_init!` expands a few levels per field of `Nic` (it has over 40).
+#![recursion_limit = "512"]
 
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use kernel::prelude::*;
@@ -294,6 +317,7 @@ use kernel::{
     devres::{ClassDevres, Devres},
     dma::{CoherentAllocation, DmaMask},
     dma_read, dma_write,
+    firmware::Firmware,
     init_ext::pin_init_scope,
     io::Io,
     irq::IrqReturn,
@@ -303,7 +327,7 @@ use kernel::{
         napi::Poll,
         skbuff::TxSkb,
     },
-    netdev_info, netdev_warn, new_mutex, new_spinlock, new_spinlock_irq, pci,
+    netdev_err, netdev_info, netdev_warn, new_mutex, new_spinlock, new_spinlock_irq, pci,
     sync::{bh, Arc, Mutex, SpinLock, SpinLockIrq},
     types::ARef,
 };
@@ -316,6 +340,7 @@ mod hw;
 mod phy;
 mod rings;
 mod stats;
+mod ucode;
 
 use desc::ConfigParams;
 use eeprom::Eeprom;
@@ -332,6 +357,22 @@ kernel::module_param!(
 );
 
 kernel::module_param!(DEBUG, debug, int, 3, "Debug level (0=none,...,16=all)");
+
+kernel::module_param!(
+    UCODE_INT_DELAY,
+    ucode_int_delay,
+    uint,
+    ucode::INT_DELAY_DEFAULT as u32,
+    "CPUSaver microcode: receive interrupt delay, in the microcode's timer units (0-65535, default 1536)"
+);
+
+kernel::module_param!(
+    UCODE_BUNDLE_MAX,
+    ucode_bundle_max,
+    uint,
+    ucode::BUNDLE_MAX_DEFAULT as u32,
+    "CPUSaver microcode: most received frames per interrupt (1-65535, default 6)"
+);
 
 kernel::module_pci_driver! {
     type: E100Driver,
@@ -434,6 +475,31 @@ fn msg_level(debug: i32) -> u32 {
     }
 }
 
+/// A microcode module parameter: `value` if within `range`, else (with a warning) `default`.
+fn ucode_param(
+    pdev: &pci::Device<Core>,
+    name: &str,
+    value: u32,
+    range: (u16, u16),
+    default: u16,
+) -> u16 {
+    match u16::try_from(value) {
+        Ok(v) if v >= range.0 && v <= range.1 => v,
+        _ => {
+            dev_warn!(
+                pdev,
+                "{}={} is out of range ({}-{}): using {}\n",
+                name,
+                value,
+                range.0,
+                range.1,
+                default
+            );
+            default
+        }
+    }
+}
+
 /// Per-device state, shared by the PCI driver data and the net_device.
 #[pin_data]
 pub(crate) struct Nic {
@@ -507,6 +573,23 @@ pub(crate) struct Nic {
     /// Suspended (or shut down): the hardware belongs to the PM callbacks, not to the
     /// watchdog or a deferred reset. Set and cleared under RTNL and `link`.
     suspended: AtomicBool,
+    /// The CPUSaver microcode, read from the firmware loader at the first bring-up.
+    #[pin]
+    ucode: Mutex<Ucode>,
+    /// The interrupt delay and bundle limit patched into it (module parameters).
+    ucode_params: (u16, u16),
+}
+
+/// What the CPUSaver microcode of this part is, once asked for.
+enum Ucode {
+    /// Not asked for yet (or a required blob was missing: asked again at the next bring-up,
+    /// so installing the package is enough).
+    Unknown,
+    /// None to load: the part takes none, or its optional blob is missing or unusable (said
+    /// once).
+    Without,
+    /// The patched words, loaded at every bring-up.
+    Words(KBox<[u8; ucode::UCODE_WORDS * 4]>),
 }
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
@@ -708,8 +791,9 @@ impl Nic {
     /// Suspend and shutdown: the device leaves the stack ([`NetDevice::detach`]: no transmit,
     /// no transmit watchdog, no netpoll) and, if the interface is up, its hardware goes down
     /// as in `stop` (the interface stays up, to be brought back by [`Nic::revive`]). Then, with
-    /// wake-on-LAN on, the MAC is armed for it ([`Nic::arm_wake`]).
-    fn quiesce(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) {
+    /// `arm` and wake-on-LAN on, the MAC is armed for it ([`Nic::arm_wake`]). Error recovery
+    /// uses it too, without arming.
+    fn quiesce(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl, arm: bool) {
         {
             // Under `link`: a watchdog run is wholly before this, or finds the flag.
             let _ctl = self.link.lock();
@@ -717,7 +801,7 @@ impl Nic {
         }
         dev.detach();
         let _ = dev.with_napi_disabled(rtnl, || self.down(dev));
-        if self.wol.load(Ordering::Relaxed) {
+        if arm && self.wol.load(Ordering::Relaxed) {
             if let Err(e) = self.arm_wake(dev) {
                 netdev_warn!(dev, "cannot arm wake-on-LAN: {:?}\n", e);
             }
@@ -733,38 +817,161 @@ impl Nic {
         let bound = dev.parent();
         let io = self.csr(bound)?;
         hw_reset(io);
-        let ring = CbRing::new(bound, rings::CBS.1 as usize)?;
-        let mut cu = self.cu.lock();
-        cu.ring = Some(ring);
-        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+        // On a ring of its own, not yet the CU lock's, so the wait for the chip can sleep.
+        let mut ring = CbRing::new(bound, rings::CBS.1 as usize)?;
         let params = ConfigParams {
             mii: self.non_mii.is_none(),
             wol_magic: true,
             ..ConfigParams::default()
         };
-        self.command(
-            &mut cu,
-            io,
-            desc::CbCmd::IaSetup,
-            &desc::ia_body(&dev.mac_addr()),
-        )?;
-        self.command(
-            &mut cu,
-            io,
-            desc::CbCmd::Configure,
-            &desc::config_body(self.mac, &params),
-        )?;
-        // Both done within microseconds; the device must not be powered down before.
-        let mut freed = rings::Reclaimed::new();
-        for _ in 0..100 {
-            let ring = cu.ring.as_mut().ok_or(ENODEV)?;
-            let _ = ring.clean(&mut freed);
-            if !ring.busy() {
-                return Ok(());
+        let mut arm = || -> Result {
+            rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+            for (cmd, body) in [
+                (desc::CbCmd::IaSetup, desc::ia_body(&dev.mac_addr())),
+                (desc::CbCmd::Configure, desc::config_body(self.mac, &params)),
+            ] {
+                ring.issue(io, cmd as u16, &body, None)
+                    .map_err(|(e, _)| e)?;
             }
-            delay::udelay(100);
+            // Done within microseconds; the device must not be powered down before.
+            let mut freed = rings::Reclaimed::new();
+            for _ in 0..20 {
+                let _ = ring.clean(&mut freed);
+                if !ring.busy() {
+                    return Ok(());
+                }
+                delay::msleep(1);
+            }
+            Err(ETIMEDOUT)
+        };
+        let res = arm();
+        // Kept, whatever happened, where `down` frees it at resume (after resetting the chip,
+        // whose CU may hold an address in it).
+        self.cu.lock().ring = Some(ring);
+        res
+    }
+
+    /// After a slot reset: the chip reset and our PHY selected again (e100.c's hardware reset and
+    /// PHY init there); `EIO` if the BAR or the PHY does not answer.
+    fn reset_chip(&self, dev: &NetDevice) -> Result {
+        let bound = dev.parent();
+        hw_reset(self.csr(bound)?);
+        self.with_mdio(bound, |m| phy::select(m, &self.phy))?
+            .ok_or(EIO)
+    }
+
+    /// Loads the CPUSaver microcode, if the part takes one and it is at hand, through `ring`
+    /// (fresh, not yet the CU lock's), and waits for the chip to take it. `ENOENT` if a
+    /// required blob is missing, `EIO` if the chip refused or did not complete the load (as
+    /// e100.c, which then fails the bring-up too).
+    fn load_ucode(&self, dev: &NetDevice, io: &rings::Csr, ring: &mut CbRing) -> Result {
+        let Some(blob) = ucode::blob_for(self.mac, self.ich) else {
+            return Ok(());
+        };
+        let body = {
+            let mut st = self.ucode.lock();
+            if matches!(*st, Ucode::Unknown) {
+                *st = self.request_ucode(dev, &blob)?;
+            }
+            match &*st {
+                Ucode::Words(w) => desc::ucode_body(w),
+                _ => return Ok(()),
+            }
+        };
+        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+        ring.issue(io, desc::CbCmd::Ucode as u16, &body, None)
+            .map_err(|(e, _)| e)?;
+        let mut freed = rings::Reclaimed::new();
+        let mut failed = 0;
+        // Up to 500 ms, as e100.c allows it; a chip takes it in microseconds.
+        for _ in 0..100 {
+            failed += ring.clean(&mut freed).cmd_failed;
+            if !ring.busy() {
+                break;
+            }
+            delay::msleep(5);
         }
-        Err(ETIMEDOUT)
+        if ring.busy() || failed > 0 {
+            netdev_err!(
+                dev,
+                "microcode {} not loaded: the chip {}\n",
+                blob.name(),
+                if failed > 0 {
+                    "refused it"
+                } else {
+                    "did not complete the command"
+                }
+            );
+            return Err(EIO);
+        }
+        Ok(())
+    }
+
+    /// Reads and patches the microcode blob (the first bring-up). A missing or unusable
+    /// optional blob is said once and done without; a missing required one fails (and is
+    /// asked for again next time); a malformed required one fails.
+    fn request_ucode(&self, dev: &NetDevice, blob: &ucode::Blob) -> Result<Ucode> {
+        let name = CStr::from_bytes_with_nul(blob.file)?;
+        let fw = if blob.required {
+            Firmware::request(name, dev.parent())
+        } else {
+            Firmware::request_nowarn(name, dev.parent())
+        };
+        let fw = match fw {
+            Ok(fw) => fw,
+            Err(e) if blob.required => {
+                netdev_err!(
+                    dev,
+                    "the {} needs microcode \"{}\" (error {}), from {}: not opened\n",
+                    self.mac.name(),
+                    blob.name(),
+                    e.to_errno(),
+                    ucode::PACKAGE
+                );
+                return Err(e);
+            }
+            Err(_) => {
+                netdev_info!(
+                    dev,
+                    "CPUSaver disabled: no \"{}\" (from {})\n",
+                    blob.name(),
+                    ucode::PACKAGE
+                );
+                return Ok(Ucode::Without);
+            }
+        };
+        let (delay, bundle) = self.ucode_params;
+        match ucode::patch(fw.data(), delay, bundle) {
+            Ok(words) => {
+                netdev_info!(
+                    dev,
+                    "CPUSaver microcode \"{}\": interrupt delay {}, bundle max {}\n",
+                    blob.name(),
+                    delay,
+                    bundle
+                );
+                Ok(Ucode::Words(KBox::new(words, GFP_KERNEL)?))
+            }
+            Err(e) => {
+                netdev_err!(
+                    dev,
+                    "microcode \"{}\" is malformed ({:?}; {} bytes expected){}\n",
+                    blob.name(),
+                    e,
+                    ucode::BLOB_LEN,
+                    if blob.required {
+                        ""
+                    } else {
+                        ": CPUSaver disabled"
+                    }
+                );
+                if blob.required {
+                    Err(EINVAL)
+                } else {
+                    Ok(Ucode::Without)
+                }
+            }
+        }
     }
 
     /// Resume: the hardware back (fresh rings, PHY set up again, Configure with the link's
@@ -794,7 +1001,15 @@ impl Nic {
         }
         dev.attach();
         if dev.is_running() {
-            // The watchdog raises the carrier when the PHY reports link.
+            // `up` started the queue while detached; waking it again reschedules what the
+            // stack queued meanwhile. The watchdog raises the carrier when the PHY reports
+            // link.
+            dev.wake_queue();
+            if let Some(Err(_)) = res {
+                // No rings (and so no carrier): the service task tries the bring-up again, a
+                // reset as after a transmit timeout, until it works or the interface goes down.
+                self.tx_timeout.store(true, Ordering::Relaxed);
+            }
             dev.schedule_service(0);
         }
         res.unwrap_or(Ok(()))
@@ -858,7 +1073,7 @@ impl Nic {
             self.tx_count.load(Ordering::Relaxed),
         );
         let rx = RxRing::new(dev, bound, rfds as usize)?;
-        let cb = CbRing::new(bound, cbs as usize)?;
+        let mut cb = CbRing::new(bound, cbs as usize)?;
         self.self_test(bound)?;
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
         self.with_mdio(bound, |m| phy::select(m, &self.phy))?
@@ -880,6 +1095,9 @@ impl Nic {
         });
 
         let io = self.csr(bound)?;
+        // The microcode first, as e100.c's hardware init: on the new ring, which nothing else
+        // sees yet, so its completion can be waited for sleeping.
+        self.load_ucode(dev, io, &mut cb)?;
         // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
         let addrs = dev.lock_addrs();
         let start = rx.start_addr();
@@ -1038,7 +1256,9 @@ impl Nic {
             dev.carrier_off();
         }
         match state {
-            Some(st) if st.up && !dev.carrier_ok() => {
+            // No carrier without the rings: after a bring-up that failed (a resume, a reset),
+            // the queue must stay stopped until the retry has them.
+            Some(st) if st.up && !dev.carrier_ok() && self.cu.lock().ring.is_some() => {
                 let (link, pause) = self.mac_link(&ctl.cfg, &st);
                 ctl.link = link;
                 ctl.diag.link_changed(|_| {});
@@ -1377,15 +1597,36 @@ impl E100Driver {
             diag: diag::Diagnosis::default(),
             last_dump: None,
         };
-        // Wake-on-LAN: offered if the part and board can (and the PCI core found the means,
-        // PME), on by default as the EEPROM says. A wake event left from before is cleared
-        // and PME# kept off until a suspend arms it, as e100.c does.
-        let wol_capable = hw::wol_capable(mac, pdev.device_id(), eeprom.word(hw::EEPROM_ID))
-            && bound.can_wakeup();
-        if wol_capable {
-            bound.set_wakeup_enable(true)?;
+        // Wake-on-LAN: offered if the part can and the PCI core found the means (PME), on by
+        // default where the EEPROM says the board is wired for it. The device's wake-up
+        // setting (`power/wakeup`, which a previous binding or the user may have left on) is
+        // put in step; failing that is not worth failing the probe. A wake event left from
+        // before is cleared and PME# kept off until a suspend arms it, as e100.c does.
+        let wol_capable = hw::wol_capable(mac) && bound.can_wakeup();
+        let wol_on = wol_capable && hw::wol_default(mac, eeprom.word(hw::EEPROM_ID));
+        if wol_capable && bound.may_wakeup() != wol_on {
+            if let Err(e) = bound.set_wakeup_enable(wol_on) {
+                dev_warn!(pdev, "cannot set the wake-up of the device: {:?}\n", e);
+            }
         }
         pdev.pme_active(false);
+
+        let ucode_params = (
+            ucode_param(
+                pdev,
+                "ucode_int_delay",
+                UCODE_INT_DELAY.get(),
+                ucode::INT_DELAY_RANGE,
+                ucode::INT_DELAY_DEFAULT,
+            ),
+            ucode_param(
+                pdev,
+                "ucode_bundle_max",
+                UCODE_BUNDLE_MAX.get(),
+                ucode::BUNDLE_MAX_RANGE,
+                ucode::BUNDLE_MAX_DEFAULT,
+            ),
+        );
 
         let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
@@ -1429,8 +1670,10 @@ impl E100Driver {
                 rx_fcs: AtomicBool::new(false),
                 rx_all: AtomicBool::new(false),
                 wol_capable,
-                wol: AtomicBool::new(*wol_capable),
+                wol: AtomicBool::new(wol_on),
                 suspended: AtomicBool::new(false),
+                ucode <- new_mutex!(Ucode::Unknown, "e100_rs::ucode"),
+                ucode_params,
             }),
             GFP_KERNEL,
         )?;
@@ -1489,7 +1732,7 @@ impl pci::Driver for E100Driver {
     fn suspend(&self, pdev: &pci::Device<Core>) -> Result {
         let reg = self.netdev.access(pdev.as_ref())?;
         let rtnl = net::dev::rtnl_lock();
-        reg.data().quiesce(reg.device(), &rtnl);
+        reg.data().quiesce(reg.device(), &rtnl, true);
         // No DMA while asleep. The PCI core then saves the configuration space and puts the
         // device into D3hot, with PME# armed if wake-up is enabled (`device_may_wakeup`).
         pdev.clear_master();
@@ -1511,28 +1754,74 @@ impl pci::Driver for E100Driver {
         };
         let nic = reg.data();
         let dev = reg.device();
+        // The MAC is armed for wake-up only when the system powers off (not for a reboot or
+        // kexec, which start the next kernel at once).
+        let power_off = pci::system_powering_off();
         {
             let rtnl = net::dev::rtnl_lock();
-            nic.quiesce(dev, &rtnl);
+            nic.quiesce(dev, &rtnl, power_off);
         }
         pdev.clear_master();
         let wake = nic.wol.load(Ordering::Relaxed);
         if nic.msg_enable.load(Ordering::Relaxed) & MSG_WOL != 0 {
             netdev_info!(
                 dev,
-                "shutdown: quiesced, wake-on-LAN {}\n",
-                if wake { "armed" } else { "off" }
+                "shutdown: quiesced, wake-on-LAN {}{}\n",
+                if wake { "on" } else { "off" },
+                if power_off { ", powering off" } else { "" }
             );
         }
         // Powering off (not rebooting): into D3hot, with PME# armed for a magic packet if
         // wake-on-LAN is on, as e100.c does; a failure leaves the device quiesced in D0.
-        if pci::system_powering_off() {
+        if power_off {
             let _ = if wake {
                 pdev.prepare_to_sleep()
             } else {
                 pdev.wake_from_d3(false)
                     .and_then(|()| pdev.set_power_d3hot())
             };
+        }
+    }
+
+    /// PCI error recovery (AER, EEH), as e100.c: the device leaves the stack and, if up, its
+    /// hardware goes down (writes to a frozen channel are dropped), then a slot reset unless the
+    /// device is gone for good.
+    fn error_detected(&self, pdev: &pci::Device<Core>, state: pci::ChannelState) -> pci::ErsResult {
+        if let Ok(reg) = self.netdev.access(pdev.as_ref()) {
+            let rtnl = net::dev::rtnl_lock();
+            reg.data().quiesce(reg.device(), &rtnl, false);
+        }
+        match hw::after_error(state == pci::ChannelState::PermanentFailure) {
+            hw::AfterError::Reset => pci::ErsResult::NeedReset,
+            hw::AfterError::Disconnect => pci::ErsResult::Disconnect,
+        }
+    }
+
+    /// After the slot reset: bus mastering, and (function 0 only: one reset per card) the chip
+    /// reset and its PHY selected again; the rest comes with `error_resume`.
+    fn slot_reset(&self, pdev: &pci::Device<Core>) -> pci::ErsResult {
+        pdev.set_master();
+        if pdev.function() != 0 {
+            return pci::ErsResult::Recovered;
+        }
+        let Ok(reg) = self.netdev.access(pdev.as_ref()) else {
+            return pci::ErsResult::Disconnect;
+        };
+        match reg.data().reset_chip(reg.device()) {
+            Ok(()) => pci::ErsResult::Recovered,
+            Err(_) => pci::ErsResult::Disconnect,
+        }
+    }
+
+    /// Recovery is over: no wake event pending, and the device back (up if it was).
+    fn error_resume(&self, pdev: &pci::Device<Core>) {
+        pdev.pme_active(false);
+        let Ok(reg) = self.netdev.access(pdev.as_ref()) else {
+            return;
+        };
+        let rtnl = net::dev::rtnl_lock();
+        if let Err(e) = reg.data().revive(reg.device(), &rtnl) {
+            netdev_err!(reg.device(), "not back after the PCI error: {:?}\n", e);
         }
     }
 }

@@ -408,11 +408,11 @@ impl ethtool::Operations for Nic {
         )
     }
 
-    /// Magic packet only (the 8255x's wake-up logic knows no other event), on a part and
-    /// board that can ([`hw::wol_capable`]); off is always accepted. The running interface
-    /// keeps magic-packet wake-up off in Configure: the MAC is armed when the system sleeps
-    /// or powers off (`Nic::arm_wake`), and the PCI core arms PME# per the device's wake-up
-    /// setting, which this keeps in step.
+    /// Magic packet only (the 8255x's wake-up logic knows no other event), on a part that
+    /// can ([`hw::wol_capable`]); the ethtool core refuses anything outside what `get_wol`
+    /// reports (EINVAL) before asking. The running interface keeps magic-packet wake-up off in
+    /// Configure: the MAC is armed when the system sleeps or powers off (`Nic::arm_wake`), and
+    /// the PCI core arms PME# per the device's wake-up setting, which this keeps in step.
     fn set_wol(&self, dev: &Device, opts: WolOpts) -> Result {
         let magic = if opts == WolOpts::MAGIC {
             true
@@ -424,7 +424,10 @@ impl ethtool::Operations for Nic {
         if !self.wol_capable {
             return if magic { Err(EOPNOTSUPP) } else { Ok(()) };
         }
-        dev.parent().set_wakeup_enable(magic)?;
+        let parent = dev.parent();
+        if parent.may_wakeup() != magic {
+            parent.set_wakeup_enable(magic)?;
+        }
         self.wol.store(magic, Ordering::Relaxed);
         Ok(())
     }

@@ -51,18 +51,43 @@ pub(crate) const PORT_SELFTEST: u32 = 0x0001;
 /// PORT: selective reset (stops DMA, keeps configuration).
 pub(crate) const PORT_SELECTIVE_RESET: u32 = 0x0002;
 
-/// PCI device ID of the 82559ER.
-pub(crate) const DEVICE_82559ER: u16 = 0x1209;
+/// The 82559ER's revision (Intel's 82559S A-step; e100.c's `mac_82559_D101S`), which QEMU's
+/// i82559er presents too.
+pub(crate) const REV_82559ER: u8 = 9;
 
-/// Whether the part can wake the system on a magic packet, given its MAC generation, PCI
-/// device ID and EEPROM ID word: the 82558 and later have the wake-up logic, and the EEPROM
-/// says whether the board is wired for it (e100.c's rule). Except the 82559ER: Intel's
-/// embedded 82559 variant has no wake-up logic, so a board that sets the EEPROM bit anyway
-/// cannot wake; e100.c offers magic-packet wake there all the same, and `ethtool` then shows
-/// a wake-up that never comes. FreeBSD's fxp leaves the 82559ER out, and so do we: a user
-/// sees "Supports Wake-on: d" and a refused `wol g`, which is the truth.
-pub(crate) fn wol_capable(mac: Mac, device_id: u16, eeprom_id: u16) -> bool {
-    mac >= Mac::M82558_D101_A4 && device_id != DEVICE_82559ER && eeprom_id & EEPROM_ID_WOL != 0
+/// Whether the part can wake the system on a magic packet: the 82558 and later have the
+/// wake-up logic (e100.c's rule), except the 82559ER (revision 9), which can wake on a link
+/// change only. e100.c offers magic-packet wake-up there all the same, and `ethtool` then shows
+/// a wake-up that never comes; FreeBSD's fxp leaves revision 9 out, and so do we: a user sees
+/// "Supports Wake-on: d", which is the truth. (By revision, as fxp does, not by device ID: the
+/// 82551IT shares the 82559ER's ID 0x1209.)
+pub(crate) fn wol_capable(mac: Mac) -> bool {
+    mac >= Mac::M82558_D101_A4 && mac.revision() != REV_82559ER
+}
+
+/// Whether wake-on-LAN starts on: the part can, and the EEPROM's ID word says the board is
+/// wired for it (e100.c's default).
+pub(crate) fn wol_default(mac: Mac, eeprom_id: u16) -> bool {
+    wol_capable(mac) && eeprom_id & EEPROM_ID_WOL != 0
+}
+
+/// What PCI error recovery asks for once an error was detected and the device quiesced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AfterError {
+    /// A slot reset (`PCI_ERS_RESULT_NEED_RESET`), after which the chip is reset again.
+    Reset,
+    /// Nothing to do: the device is gone for good (`PCI_ERS_RESULT_DISCONNECT`).
+    Disconnect,
+}
+
+/// The answer to an error report: a slot reset, unless the channel failed for good (e100.c's
+/// `e100_io_error_detected`).
+pub(crate) fn after_error(permanent_failure: bool) -> AfterError {
+    if permanent_failure {
+        AfterError::Disconnect
+    } else {
+        AfterError::Reset
+    }
 }
 
 /// PCI vendor ID of every 8255x.

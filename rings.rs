@@ -137,6 +137,8 @@ pub(crate) struct Cleaned {
     /// statistics as an error, once, and not as a packet.
     pub(crate) sent_pkts: u32,
     pub(crate) sent_bytes: u32,
+    /// Command CBs (no transmit buffer) that completed without OK.
+    pub(crate) cmd_failed: u32,
 }
 
 /// The CB ring.
@@ -334,6 +336,8 @@ impl CbRing {
                 done.pkts += 1;
                 done.bytes += len;
                 freed.push(skb);
+            } else if status & desc::CB_OK == 0 {
+                done.cmd_failed += 1;
             }
             self.to_clean = self.next(i);
             self.sent -= 1;

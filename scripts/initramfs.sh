@@ -45,6 +45,17 @@ cp "$tooldir/irqprint.ko" "$root/mods/"
 rm -rf "$tooldir"
 
 cp "$REPO"/tests/guest/*.sh "$root/tests/"
+# Synthetic CPUSaver microcode blobs of the real shape (134 little-endian words, then the timer,
+# bundle and minimum-size word offsets), kept out of the firmware search path: the microcode
+# tests copy one into /lib/firmware/e100 when they want it there. Word i is 0xE1000000 | i << 8
+# | i, so a test can tell every word apart; the offsets are 17, 42 and 99. (The real blobs are
+# not in our package sources.)
+mkdir -p "$root/lib/firmware-test/e100" "$root/lib/firmware/e100"
+for f in d101m d101s d102e; do
+	python3 -c 'import struct, sys
+sys.stdout.buffer.write(b"".join(struct.pack("<I", 0xE1000000 | i << 8 | i) for i in range(134)) + bytes([17, 42, 99]))' \
+		>"$root/lib/firmware-test/e100/${f}_ucode.bin"
+done
 # Static helpers: an MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl, and a raw
 # frame sender/counter for the receive-filter tests.
 gcc -static -Os -Wall -Werror -o "$root/bin/miireg" "$REPO/tests/guest/miireg.c"

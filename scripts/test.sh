@@ -514,9 +514,11 @@ pair() { # pair DRIVER
 }
 
 # malformed DRIVER: a guest whose wire leads to scripts/raw-peer.py, a host process that sends
-# runts, oversize frames and fragments no guest can (tests/guest/malformed.sh).
+# runts, oversize frames and fragments no guest can (tests/guest/malformed.sh); on the harness
+# QEMU with the model's `runts`, so runts reach the MAC unpadded, as on real hardware.
 malformed() {
 	local drv=$1 try pp pg ppid rc logf="$OUT/malformed-$1.log"
+	[ -n "$HQEMU" ] || return 0
 	for try in 1 2 3 4 5; do
 		pp=$(free_port udp)
 		pg=$(free_port udp)
@@ -534,7 +536,7 @@ malformed() {
 		kill -0 "$ppid" 2>/dev/null || continue
 		rc=0
 		bg_wait "$REPO/scripts/qemu-run.sh" --suite malformed --driver "$drv" --mac "$MAC" \
-			--log "$logf" --timeout "$(budget 180)" --smp 1 \
+			--log "$logf" --timeout "$(budget 180)" --smp 1 --qemu "$HQEMU" --nic-props runts=on \
 			--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pg,remote.type=inet,remote.host=127.0.0.1,remote.port=$pp" \
 			--append "$(abort_arg)" || rc=$?
 		kill "$ppid" 2>/dev/null || true
@@ -592,18 +594,21 @@ stock_mode() { # stock_mode DRIVER
 # The ethtool surface (tests/guest/ethtool.sh), on the harness QEMU: its PHY keeps the LED
 # register that `ethtool -p` drives, which stock QEMU's discards.
 # Then a board without an MII PHY (tests/guest/nomii.sh): the model's no-mii property; and an
-# 82557 (tests/guest/i82557.sh): QEMU's i82557b, e100.c's mac_82557_D100_C.
+# 82557 (tests/guest/i82557.sh): QEMU's i82557b, e100.c's mac_82557_D100_C; and an 82551
+# (tests/guest/i82551.sh): QEMU's i82551, which needs the D102E microcode.
 ethtool_suite() { # ethtool_suite DRIVER
 	harness_boot ethtool "$1" 600 || return 0
 	harness_boot nomii "$1" 120 no-mii=on
 	harness_boot i82557 "$1" 120 "" i82557b
+	harness_boot i82551 "$1" 120 "" i82551
 }
 
 # pm DRIVER: suspend, resume, wake-on-LAN and shutdown (tests/guest/pm.sh), on the harness QEMU:
 # on the i82559er, then on QEMU's i82558b with the EEPROM saying the board is wired for
 # wake-on-LAN. The shutdown hook runs as the guest reboots after its end marker: e100_rs must
-# have said so (at message level "wol", which the suite sets), with wake-up armed as
-# `ethtool` showed; the log scan of `collect` covers that part of the log too.
+# have said so (at message level "wol", which the suite sets), with wake-on-LAN as `ethtool`
+# showed (a reboot arms nothing: only a power-off does, which QEMU's -M pc without ACPI cannot
+# do); the log scan of `collect` covers that part of the log too.
 pm() {
 	local drv=$1 b logf want got nic
 	[ -n "$HQEMU" ] || return 0
@@ -617,7 +622,7 @@ pm() {
 		collect "$logf" "$drv/pm-$b"
 		[ "$drv" = e100_rs ] || continue
 		want=$(sed -n 's/^@@SHUTDOWN expected driver=[^ ]* wol=\([a-z]*\).*/\1/p' "$logf" | tr -d '\r' | tail -1)
-		case "$want" in g) want=armed ;; *) want=off ;; esac
+		case "$want" in g) want=on ;; *) want=off ;; esac
 		got=$(grep -aoE 'shutdown: quiesced, wake-on-LAN [a-z]+' "$logf" | tail -1 || true)
 		if [ "$got" = "shutdown: quiesced, wake-on-LAN $want" ]; then
 			result PASS "$drv/pm-$b/shutdown-hook" "at the reboot: '$got'"
@@ -635,7 +640,7 @@ basic() { # basic DRIVER
 
 case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "* | *" faults "* | *" pm "*) start_services ;; esac
 HQEMU=""
-if has_stage linkpartner || has_stage ethtool || has_stage faults || has_stage pm; then
+if has_stage pair || has_stage linkpartner || has_stage ethtool || has_stage faults || has_stage pm; then
 	stage "harness QEMU"
 	qstart=$(date +%s)
 	if bg_wait timeout --foreground "$(budget 1500)" "$REPO/scripts/build-qemu.sh" \

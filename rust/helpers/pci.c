@@ -37,3 +37,11 @@ bool rust_helper_device_may_wakeup(struct device *dev)
 {
 	return device_may_wakeup(dev);
 }
+
+#ifndef CONFIG_PM_SLEEP
+/* Only then an inline; with system sleep it is an exported function. */
+int rust_helper_device_set_wakeup_enable(struct device *dev, bool enable)
+{
+	return device_set_wakeup_enable(dev, enable);
+}
+#endif

@@ -140,7 +140,7 @@ impl<Ctx: DeviceContext> Device<Ctx> {
 /// Wake-up: whether the device may wake the system from sleep (`include/linux/pm_wakeup.h`).
 impl<Ctx: DeviceContext> Device<Ctx> {
     /// Whether the device can signal wake-up at all (its bus found the means, such as a PCI
-    /// PME capability). Always `false` in a kernel without `CONFIG_PM`.
+    /// PME capability).
     pub fn can_wakeup(&self) -> bool {
         // SAFETY: the device is valid; the helper reads one flag.
         unsafe { bindings::device_can_wakeup(self.as_raw()) }
@@ -155,8 +155,8 @@ impl<Ctx: DeviceContext> Device<Ctx> {
 
     /// Enables or disables the device's wake-up from system sleep, as the user would through
     /// `power/wakeup` in sysfs. May sleep (it registers the device's wake-up source).
-    /// [`EINVAL`] if the device cannot wake the system ([`Device::can_wakeup`]); in a kernel
-    /// without system sleep (`CONFIG_PM_SLEEP`), nothing to do.
+    /// [`EINVAL`] if the device cannot wake the system ([`Device::can_wakeup`]), [`EEXIST`] if
+    /// wake-up is already enabled (compare with [`Device::may_wakeup`] first).
     ///
     /// # Examples
     ///
@@ -167,20 +167,18 @@ impl<Ctx: DeviceContext> Device<Ctx> {
     ///     if magic && !dev.can_wakeup() {
     ///         return Err(EOPNOTSUPP);
     ///     }
-    ///     dev.set_wakeup_enable(magic)
+    ///     if dev.may_wakeup() != magic {
+    ///         dev.set_wakeup_enable(magic)?;
+    ///     }
+    ///     Ok(())
     /// }
     /// ```
     pub fn set_wakeup_enable(&self, enable: bool) -> Result {
-        #[cfg(CONFIG_PM_SLEEP)]
-        // SAFETY: the device is valid; process context (the caller's, as documented).
-        return crate::error::to_result(unsafe {
+        // SAFETY: the device is valid; process context (the caller's, as documented). Without
+        // `CONFIG_PM_SLEEP` the binding is the helper around C's inline version.
+        crate::error::to_result(unsafe {
             bindings::device_set_wakeup_enable(self.as_raw(), enable)
-        });
-        #[cfg(not(CONFIG_PM_SLEEP))]
-        {
-            let _ = enable;
-            Ok(())
-        }
+        })
     }
 }
 

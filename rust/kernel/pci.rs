@@ -792,6 +792,12 @@ impl<Ctx: DeviceContext> Device<Ctx> {
         unsafe { (*self.as_raw()).revision }
     }
 
+    /// The function number (`PCI_FUNC(devfn)`, 0-7): which function of a multi-function card.
+    pub fn function(&self) -> u8 {
+        // SAFETY: as for `vendor_id`; `devfn` is fixed while the device exists.
+        (unsafe { (*self.as_raw()).devfn } & 7) as u8
+    }
+
     /// The length of BAR `bar`, or [`EINVAL`] for a BAR number that does not exist.
     pub fn resource_len(&self, bar: u32) -> Result<u64> {
         if bar as usize >= bindings::PCI_STD_NUM_BARS as usize {
@@ -839,8 +845,9 @@ impl Device<Core> {
         unsafe { bindings::pci_pme_active(self.as_raw(), enable) };
     }
 
-    /// Enables or disables the device's wake-up from D3 (PME#) for the coming power-down.
-    /// [`EINVAL`] when enabling on a device that cannot; `Ok` when disabling always.
+    /// Enables or disables the device's wake-up from D3 (PME#) for the coming power-down; the
+    /// platform's error if it cannot arrange it (`ENODEV` without platform power management
+    /// for a device that needs it).
     pub fn wake_from_d3(&self, enable: bool) -> Result {
         // SAFETY: as for `pme_active`.
         to_result(unsafe { bindings::pci_wake_from_d3(self.as_raw(), enable) })

@@ -347,6 +347,108 @@ done
 [ -z "$bad" ] && pass bad-module-params "debug=abc, debug=1x, eeprom_bad_csum_allow=maybe refused; debug 99, -7, 32 load$([ "$drv" = e100_rs ] && echo " and give the default level 0x7")" ||
 	fail bad-module-params "$bad"
 
+# --- CPUSaver microcode. The i82559er is an 82559 D101S: e100/d101s_ucode.bin, optional. The
+# blob is the initramfs's synthetic one (scripts/initramfs.sh), copied into the firmware path
+# when a test wants it; the model keeps the words of the last load (its `ucode` property). ----
+UC=/lib/firmware/e100/d101s_ucode.bin
+UCT=/lib/firmware-test/e100/d101s_ucode.bin
+# ucode_expect DELAY BUNDLE: the 134 words a driver must load from the synthetic blob: its own,
+# with the low halves of words 17, 42 and 99 (the blob's offsets) set to DELAY, BUNDLE and
+# 0xffff ("bundle small frames").
+ucode_expect() {
+	od -An -v -tx4 -N 536 "$UCT" | tr -s ' ' '\n' | grep . | awk -v d="$1" -v b="$2" '
+		{ w = $1; i = NR - 1
+		  if (i == 17) w = sprintf("%s%04x", substr(w, 1, 4), d)
+		  if (i == 42) w = sprintf("%s%04x", substr(w, 1, 4), b)
+		  if (i == 99) w = substr(w, 1, 4) "ffff"
+		  printf "%s%s", (i ? " " : ""), w }'
+}
+ucode_loads() { lpctl get ucode | cut -d' ' -f1; }
+ucode_words() { lpctl get ucode | cut -d' ' -f2-; }
+# uc_up [PARAMS]: load the driver (e100_rs with PARAMS), bring it up; the link and a ping.
+uc_up() {
+	dmesg -c >/dev/null
+	if [ "$drv" = e100 ]; then
+		insmod /mods/mii.ko 2>/dev/null
+		insmod /mods/e100.ko || return 1
+	else
+		insmod /mods/e100_rs.ko "$@" || return 1
+	fi
+	ifc=$(nic_if)
+	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
+	ip link set "$ifc" up || return 1
+	link_wait 10 && wait_for 10 ping -c 1 -W 1 "$HOST"
+}
+uc_down() { ip link set "$ifc" down; rmmod "$drv"; }
+
+# No blob: the interface works without; e100_rs says so once however often it comes up
+# (e100.c at every bring-up).
+begin ucode-missing-optional
+rm -f "$UC"
+n0=$(ucode_loads)
+uc_up && ip link set "$ifc" down && ip link set "$ifc" up && link_wait 10 && wait_for 10 ping -c 1 -W 1 "$HOST"
+ok=$?
+said=$(dmesg | grep -c 'CPUSaver disabled')
+n1=$(ucode_loads)
+uc_down
+if [ "$ok" = 0 ] && [ "$n1" = "$n0" ] && { [ "$said" = 1 ] || { [ "$drv" = e100 ] && [ "$said" -ge 1 ]; }; }; then
+	pass ucode-missing-optional "no $UC: no load command, two bring-ups with link and ping; 'CPUSaver disabled' said $said time(s)"
+else
+	fail ucode-missing-optional "bring-ups ok: $ok; loads $n0 -> $n1; 'CPUSaver disabled' said $said time(s)"
+fi
+
+# The blob: loaded at every bring-up, patched with the defaults (interrupt delay 1536, bundle
+# max 6), word for word what the model received.
+begin ucode-loaded
+cp "$UCT" "$UC"
+n0=$(ucode_loads)
+uc_up
+ok=$?
+n1=$(ucode_loads)
+got=$(ucode_words)
+want=$(ucode_expect 1536 6)
+if [ "$ok" = 0 ] && [ "$n1" -gt "$n0" ] && [ "$got" = "$want" ]; then
+	pass ucode-loaded "the load command carried the blob with delay 1536 and bundle 6 patched in ($((n1 - n0)) load(s)); link and ping after"
+else
+	fail ucode-loaded "bring-up ok: $ok; loads $n0 -> $n1; words differ: got '$(echo "$got" | cut -c1-60)...', want '$(echo "$want" | cut -c1-60)...'"
+	echo "@@INFO ucode-loaded got:  $got"
+	echo "@@INFO ucode-loaded want: $want"
+fi
+uc_down
+
+if [ "$drv" = e100_rs ]; then
+	# The module parameters go where e100.c's constants go; out of range, the defaults (and a
+	# warning naming the range).
+	begin ucode-params
+	bad=""
+	uc_up ucode_int_delay=300 ucode_bundle_max=2 || bad="$bad [no link with the parameters]"
+	[ "$(ucode_words)" = "$(ucode_expect 300 2)" ] || bad="$bad [delay 300, bundle 2 not what the chip got]"
+	uc_down
+	uc_up ucode_int_delay=70000 ucode_bundle_max=0 || bad="$bad [no link with out-of-range parameters]"
+	warned=$(dmesg | grep -c 'out of range')
+	[ "$warned" = 2 ] || bad="$bad [$warned out-of-range warnings, want 2]"
+	[ "$(ucode_words)" = "$(ucode_expect 1536 6)" ] || bad="$bad [out of range: not the defaults]"
+	uc_down
+	if [ -z "$bad" ]; then pass ucode-params "ucode_int_delay=300 ucode_bundle_max=2 loaded as such; 70000 and 0 warned about, defaults loaded"; else fail ucode-params "$bad"; fi
+
+	# A blob of the wrong size: refused with a message, no load, and the optional microcode
+	# done without (e100.c fails the bring-up instead).
+	begin ucode-malformed
+	head -c 538 "$UCT" >"$UC"
+	n0=$(ucode_loads)
+	uc_up
+	ok=$?
+	n1=$(ucode_loads)
+	said=$(dmesg | grep -c 'malformed')
+	uc_down
+	if [ "$ok" = 0 ] && [ "$n1" = "$n0" ] && [ "$said" = 1 ]; then
+		pass ucode-malformed "a 538-byte blob refused ('malformed' said once), no load command, link and ping without it"
+	else
+		fail ucode-malformed "bring-up ok: $ok; loads $n0 -> $n1; 'malformed' said $said time(s)"
+	fi
+fi
+rm -f "$UC"
+
 # --- a corrupted EEPROM (the model's eeprom-bad-checksum): the probe refuses it, unless
 # eeprom_bad_csum_allow says to go on -------------------------------------------------------
 begin eeprom-bad-checksum

@@ -175,8 +175,16 @@ kmemleak_check() {
 		fail "$1" "kmemleak did not scan (disabled? see the log)"
 		return
 	fi
+	objs=$(echo "$report" | grep -c '^unreferenced object')
 	if [ -z "$report" ]; then
 		pass "$1" "no new unreferenced objects"
+	elif [ "${DRIVER:-}" = e100 ] && [ "$(echo "$report" | grep -c '_request_firmware')" = "$objs" ]; then
+		# e100.c keeps the microcode blob it loaded (nic->fw) and never releases it: every
+		# unload after a load leaks the loader's struct firmware. The reference's known
+		# fault, asserted as such; anything else fails as usual.
+		echo "@@INFO kmemleak report (e100.c's firmware leak):"
+		echo "$report"
+		pass "$1" "only e100.c's known leak: $objs struct firmware from request_firmware, never released"
 	else
 		echo "@@INFO kmemleak report:"
 		echo "$report"

@@ -6,10 +6,11 @@
 # both limits, never pass up a frame shorter than 60 bytes, and go on receiving; the kernel
 # must say nothing (the host fails the boot on any splat) and nothing may leak (kmemleak).
 #
-# QEMU's 8255x model pads a runt to 60 bytes before the chip sees it (real hardware with
-# Configure's "discard short frames" drops it and counts rx_short_frame_errors); either
-# outcome passes, a runt delivered short does not. Bad FCS cannot be sent on QEMU's wire
-# (frames carry no FCS): the link partner's duplex mismatch makes those (linkpartner suite).
+# On the harness QEMU with the model's `runts`: a runt reaches the MAC as it came, as on real
+# hardware (upstream QEMU pads every frame to 60 bytes first), and the driver's Configure
+# ("discard short frames") must have it dropped and counted in rx_short_frame_errors. Bad FCS
+# cannot be sent on QEMU's wire (frames carry no FCS): the link partner's duplex mismatch makes
+# those (linkpartner suite).
 . /tests/lib.sh
 drv=$DRIVER
 PEER=52:54:00:77:77:77
@@ -62,19 +63,24 @@ else
 	fail legal-frames-at-both-limits-delivered "missing (index:length):$miss; got: $got"
 fi
 
-begin runts-never-delivered-short
-bad="" padded=0
+# The 3 runts and the 4 fragments (1, 6, 7 and 13 bytes) are all short frames.
+begin runts-dropped-and-counted
+seen=""
 for i in $RUNTS; do
-	for f in $got; do
-		[ "${f%%:*}" = "$i" ] || continue
-		if [ "${f#*:}" = 60 ]; then padded=$((padded + 1)); else bad="$bad $f"; fi
-	done
+	for f in $got; do [ "${f%%:*}" = "$i" ] && seen="$seen $f"; done
 done
 sf=$(($(ethstat "$ifc" rx_short_frame_errors) - sf0))
-if [ -z "$bad" ] && [ $((padded + sf)) -eq 3 ]; then
-	pass runts-never-delivered-short "of 3 runts (15, 42, 59 bytes): $padded delivered padded to 60 (QEMU pads), $sf dropped as short frames"
+want_sf=7
+if [ "$drv" = e100 ]; then
+	# Counted by the chip; e100.c reads the chip's counters only from a dump it never sees
+	# complete on QEMU (README: "Statistics never update").
+	echo "@@INFO e100: rx_short_frame_errors +$sf (the reference's counters never update on QEMU; not held)"
+	want_sf=$sf
+fi
+if [ -z "$seen" ] && [ "$sf" -eq "$want_sf" ]; then
+	pass runts-dropped-and-counted "3 runts (15, 42, 59 bytes) and 4 fragments: none delivered, rx_short_frame_errors +$sf"
 else
-	fail runts-never-delivered-short "delivered short:${bad:- none}; $padded padded to 60, $sf counted short, of 3"
+	fail runts-dropped-and-counted "delivered:${seen:- none}; rx_short_frame_errors +$sf (want $want_sf)"
 fi
 
 begin oversize-frames-dropped-and-counted

@@ -2,10 +2,12 @@
 # Power management, on the harness QEMU: system suspend and resume under traffic and with the
 # interface down, wake-on-LAN, and the shutdown hook.
 #
-# Suspend is the kernel's own: /sys/power/pm_test at "devices", then "mem" into
-# /sys/power/state (suspend-to-idle here: the test kernel has no ACPI). Every driver's
-# suspend callback runs, the PCI core saves each device's state and puts it into D3hot, then
-# after pm_test's 5 s everything resumes; only the platform's own sleep is skipped.
+# Suspend is the kernel's own: /sys/power/pm_test at "platform", then "mem" into
+# /sys/power/state (suspend-to-idle here: the test kernel has no ACPI). Every phase runs for
+# every device (suspend, suspend_late, noirq: the PCI core saves the state and puts the device
+# into D3hot, with PME# armed if it may wake the system), then after pm_test's 5 s everything
+# resumes; only the idle loop itself is skipped. The model records the PMCSR writes (its `pm`
+# property): D3hot entered and left, and whether PME was armed.
 #
 # Boots (e100test.pmboot): "main" on the i82559er (the users' NIC, which has no wake-up logic),
 # "wol" on QEMU's i82558b with the model's eeprom-wol (the board wired for wake-on-LAN).
@@ -39,9 +41,15 @@ else
 	exit 1
 fi
 
-# sleep_once: one pm_test suspend and resume; prints what went wrong, if anything.
+# pm_field NAME: one field of the model's PMCSR record.
+pm_field() { lpctl get pm | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# sleep_once: one pm_test suspend and resume, which must have taken the device to D3hot and
+# back; prints what went wrong, if anything.
 sleep_once() {
-	echo devices >/sys/power/pm_test || { echo "no /sys/power/pm_test"; return 1; }
+	echo platform >/sys/power/pm_test || { echo "no /sys/power/pm_test"; return 1; }
+	dmesg -c >/dev/null
+	d3=$(pm_field d3hot)
+	d0=$(pm_field d0)
 	t0=$(date +%s)
 	if ! echo mem >/sys/power/state 2>/tmp/pm.err; then
 		echo "echo mem > /sys/power/state failed: $(cat /tmp/pm.err)"
@@ -52,8 +60,12 @@ sleep_once() {
 	dmesg | grep -q "PM: suspend exit" || { echo "no 'PM: suspend exit' in the kernel log"; return 1; }
 	# pm_test holds the devices suspended for 5 s: less means nothing was suspended.
 	[ "$t" -ge $((PM_TEST_DELAY - 1)) ] || { echo "the suspend took only $t s"; return 1; }
+	[ "$(pm_field d3hot)" = $((d3 + 1)) ] && [ "$(pm_field d0)" = $((d0 + 1)) ] &&
+		[ "$(pm_field state)" = D0 ] ||
+		{ echo "the device did not go to D3hot and back: $(lpctl get pm) (D3hot entries were $d3)"; return 1; }
 	return 0
 }
+cfg_count() { lpctl get config19-log | cut -d' ' -f1; }
 # back: the link and a ping after a resume, within 15 s.
 back() {
 	wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 15 ping -c 1 -W 1 "$HOST"
@@ -63,10 +75,13 @@ if [ "$boot" = main ]; then
 	# --- suspend and resume in the middle of a download: the download completes intact, an
 	# upload after too; the interface comes back up by itself. -------------------------------
 	begin suspend-resume-under-traffic
-	dmesg -c >/dev/null
+	c0=$(cfg_count)
 	down_start $((MIB * 4))
 	sleep 1
 	err=$(sleep_once)
+	c1=$(cfg_count)
+	# The driver's resume brought the MAC up again: Configure ran (no callbacks, no Configure).
+	[ "$c1" -gt "$c0" ] || err="${err:+$err; }no Configure across the suspend ($c0 -> $c1): the hardware was not brought up again"
 	down_check
 	d=$res
 	if [ -z "$err" ] && back; then
@@ -78,20 +93,18 @@ if [ "$boot" = main ]; then
 	fi
 	flags=$(ip link show "$ifc" | head -1)
 	case "$err|$d|$u" in
-	"|ok "*"|ok "*) pass suspend-resume-under-traffic "suspended (pm_test devices) 1 s into a $((MIB * 4)) MiB download, which completed intact; then $MIB MiB up intact" ;;
+	"|ok "*"|ok "*) pass suspend-resume-under-traffic "suspended to D3hot 1 s into a $((MIB * 4)) MiB download, which completed intact; $((c1 - c0)) Configure(s) at resume; then $MIB MiB up intact" ;;
 	*) fail suspend-resume-under-traffic "${err:+$err; }download: $d; upload: $u; $flags" ;;
 	esac
 
-	# --- the suspend and resume really went through the driver: its device was in D3hot
-	# and back (the PCI core's PM state), and e100_rs counts nothing lost in its rings. --
-	begin suspend-resume-counters-sane
-	st=$(cat "$pci/power_state" 2>/dev/null)
-	rxe=$(cat "/sys/class/net/$ifc/statistics/rx_errors")
+	# --- the device went to D3hot and back, and nothing the driver counts went wrong. ------
+	begin suspend-resume-d3hot
+	st=$(lpctl get pm)
 	txe=$(cat "/sys/class/net/$ifc/statistics/tx_errors")
-	if [ "$st" = D0 ] && [ "$txe" = 0 ]; then
-		pass suspend-resume-counters-sane "device back in $st, tx_errors $txe, rx_errors $rxe"
+	if [ "$(pm_field d3hot)" -ge 1 ] && [ "$(pm_field state)" = D0 ] && [ "$txe" = 0 ]; then
+		pass suspend-resume-d3hot "model's PMCSR record: $st; tx_errors $txe"
 	else
-		fail suspend-resume-counters-sane "power_state '$st', tx_errors $txe, rx_errors $rxe"
+		fail suspend-resume-d3hot "model's PMCSR record: $st (want D3hot entered and back in D0); tx_errors $txe"
 	fi
 
 	# --- three more in a row, then traffic both ways. -----------------------------------------
@@ -134,13 +147,13 @@ if [ "$boot" = main ]; then
 	lpctl set eeprom-wol false >/dev/null
 	if [ "$drv" = e100_rs ]; then
 		if [ "$sup" = d ] && [ "$took" = refused ]; then
-			pass wol-82559er "the 82559ER has no wake-up logic: Supports Wake-on: $sup, wol g refused"
+			pass wol-82559er "the 82559ER cannot wake on a magic packet: Supports Wake-on: $sup, wol g refused"
 		else
 			fail wol-82559er "Supports Wake-on: '$sup', wol g $took (want d, refused)"
 		fi
 	else
 		# Not a test of e100: e100.c's choice, for the record.
-		echo "@@INFO wol-82559er: e100 offers '$sup' on the 82559ER (wake-up the part does not have), wol g $took"
+		echo "@@INFO wol-82559er: e100 offers '$sup' on the 82559ER (a magic-packet wake-up the part does not have), wol g $took"
 	fi
 	ip addr add 10.0.2.15/24 dev "$ifc" 2>/dev/null
 	ip link set "$ifc" up
@@ -178,6 +191,9 @@ if [ "$boot" = wol ]; then
 	before=$(cfglog)
 	err=$(sleep_once)
 	after=$(cfglog)
+	# (Not held: the model's record shows no D3hot entry with PME_En set, although the
+	# device may wake the system; to be understood, see the issue's note.)
+	echo "@@INFO wol-armed-for-suspend: PMCSR record $(lpctl get pm)"
 	back || err="${err:+$err; }no link or ping after resume"
 	new=$(since "$before" "$after")
 	last=${after##* }
@@ -223,12 +239,60 @@ if [ "$boot" = wol ]; then
 	else
 		fail wol-on-again "Wake-on '$cur', power/wakeup '$wk', wol u $u"
 	fi
-	intact
-	[ "$res" = ok ] || echo "@@INFO transfer after the wake-on-LAN tests: $res"
+
+	# --- a new binding with wake-up already enabled on the device (left by this one): the
+	# probe must not trip over it, and the EEPROM's default holds again. ------------------------
+	begin wol-reload
+	ip link set "$ifc" down
+	unload_driver "$drv"
+	if load_driver "$drv" && [ -n "$(nic_if)" ]; then
+		ifc=$(nic_if)
+		cur=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
+		wk=$(cat "$pci/power/wakeup" 2>/dev/null)
+		ip addr add 10.0.2.15/24 dev "$ifc"
+		ip link set "$ifc" up
+		if back && [ "$cur" = g ] && [ "$wk" = enabled ]; then
+			pass wol-reload "unloaded and loaded again with power/wakeup enabled: probed, Wake-on: $cur, link and ping"
+		else
+			fail wol-reload "after the reload: Wake-on '$cur', power/wakeup '$wk', link or ping missing"
+		fi
+	else
+		fail wol-reload "the probe failed with wake-up already enabled: $(dmesg | tail -2 | tr '\n' ' ')"
+		exit 1
+	fi
+
+	# --- suspended with the interface down and wake-on-LAN on: armed all the same; after the
+	# resume the interface comes up and works. ------------------------------------------------
+	begin wol-suspend-while-down
+	ip link set "$ifc" down
+	before=$(cfglog)
+	err=$(sleep_once)
+	after=$(cfglog)
+	new=$(since "$before" "$after")
+	ip link set "$ifc" up
+	if back; then intact; else res="no link or ping after ifup"; fi
+	if [ "$drv" = e100_rs ]; then
+		magic_on "$new" || err="${err:+$err; }magic packet not enabled for the sleep: [$new]"
+	fi
+	if [ -z "$err" ] && [ "$res" = ok ]; then
+		pass wol-suspend-while-down "down, wake-on-LAN on: Configure byte 19 across the suspend [$new]; after ifup $MIB MiB each way intact"
+	else
+		fail wol-suspend-while-down "${err:+$err; }after ifup: $res"
+	fi
 fi
+
+# --- nothing leaked (the driver unloaded first, so a ring left behind would show).
+wol_now=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
+ip link set "$ifc" down
+unload_driver "$drv"
+kmemleak_check "kmemleak-after-pm"
 
 # --- the shutdown hook runs when the guest reboots after @@DONE: its message (e100_rs prints
 # one at message level "wol") is checked by the host, and the log must stay clean to the end.
+# Loaded again (up, with the wake-on-LAN setting it had).
+load_driver "$drv"
+ifc=$(nic_if)
+ip link set "$ifc" up
+[ "$wol_now" = g ] && ethtool -s "$ifc" wol g 2>/dev/null
 ethtool -s "$ifc" msglvl 0x4007 2>/dev/null
 echo "@@SHUTDOWN expected driver=$drv wol=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')"
-kmemleak_check "kmemleak-after-pm"

@@ -676,8 +676,9 @@ pub trait Operations: NetdevOperations {
         (WolOpts::NONE, WolOpts::NONE)
     }
 
-    /// Enables wake-up on exactly `opts` (`ethtool -s DEV wol ...`); [`EOPNOTSUPP`] for events
-    /// the device cannot wake on.
+    /// Enables wake-up on exactly `opts` (`ethtool -s DEV wol ...`). The core calls it only for
+    /// events within what [`Operations::get_wol`] reports supported (it refuses others with
+    /// `EINVAL`), and only for a change.
     fn set_wol(&self, _dev: &Device, _opts: WolOpts) -> Result {
         Err(EOPNOTSUPP)
     }

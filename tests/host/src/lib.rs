@@ -31,6 +31,11 @@ mod hw_tests;
 mod phy_tests;
 #[path = "../../../stats.rs"]
 mod stats;
+#[path = "../../../ucode.rs"]
+mod ucode;
+#[cfg(test)]
+#[path = "../unit/ucode.rs"]
+mod ucode_tests;
 
 #[cfg(test)]
 #[path = "../unit/desc.rs"]

@@ -183,3 +183,17 @@ fn rfd_header_and_status() {
     assert_eq!(st.actual, 60, "count masked to 14 bits");
     assert_eq!(desc::RFD_BUF_LEN, 1538);
 }
+
+#[test]
+fn ucode_body_carries_every_word() {
+    let mut w = [0u8; crate::ucode::UCODE_WORDS * 4];
+    for (i, b) in w.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    let body = crate::desc::ucode_body(&w);
+    // All 134 words, in the CB's body as the blob has them (a CB body holds that many).
+    assert_eq!(body.words().len(), crate::ucode::UCODE_WORDS);
+    assert_eq!(crate::desc::CB_BODY_WORDS, crate::ucode::UCODE_WORDS);
+    let bytes: Vec<u8> = body.words().iter().flat_map(|x| x.to_ne_bytes()).collect();
+    assert_eq!(&bytes[..], &w[..]);
+}

@@ -1,4 +1,4 @@
-use crate::hw::{wol_capable, Mac, DEVICE_82559ER, EEPROM_ID_WOL, PCI_IDS};
+use crate::hw::{after_error, wol_capable, wol_default, AfterError, Mac, EEPROM_ID_WOL, PCI_IDS};
 
 #[test]
 fn mac_generation_from_revision() {
@@ -71,16 +71,27 @@ fn id_table_is_e100cs_entry_for_entry() {
 
 #[test]
 fn wake_on_lan_capability() {
-    let m82558 = Mac::from_revision(5, false);
-    let m82559 = Mac::from_revision(9, false);
-    let m82557 = Mac::from_revision(2, false);
-    // An 82558 or 82559 board wired for it (the EEPROM's ID word) can wake...
-    assert!(wol_capable(m82558, 0x1229, EEPROM_ID_WOL));
-    assert!(wol_capable(m82559, 0x1229, 0x4000 | EEPROM_ID_WOL));
-    // ...not one that is not wired for it, nor the 82557 (no wake-up logic).
-    assert!(!wol_capable(m82559, 0x1229, 0x4000));
-    assert!(!wol_capable(m82557, 0x1229, EEPROM_ID_WOL));
-    // The 82559ER has no wake-up logic, whatever its EEPROM says (e100.c offers it anyway).
-    assert!(!wol_capable(m82559, DEVICE_82559ER, EEPROM_ID_WOL));
-    assert!(!wol_capable(m82559, DEVICE_82559ER, 0));
+    let m = |r| Mac::from_revision(r, false);
+    // The 82558 and later can wake on a magic packet (the 82551IT too: it shares the
+    // 82559ER's device ID, not its revision), the 82557 cannot...
+    for r in [4, 5, 8, 12, 15, 16] {
+        assert!(wol_capable(m(r)), "revision {r}");
+    }
+    assert!(!wol_capable(m(2)));
+    // ...nor the 82559ER (revision 9), whatever e100.c offers there.
+    assert!(!wol_capable(m(9)));
+    // On by default only where the EEPROM says the board is wired for it, and the part can.
+    assert!(wol_default(m(5), EEPROM_ID_WOL));
+    assert!(wol_default(m(8), 0x4000 | EEPROM_ID_WOL));
+    assert!(!wol_default(m(8), 0x4000));
+    assert!(!wol_default(m(2), EEPROM_ID_WOL));
+    assert!(!wol_default(m(9), EEPROM_ID_WOL));
+}
+
+#[test]
+fn pci_error_answer() {
+    // A frozen (or still working) channel: a slot reset, then the chip is brought back.
+    assert_eq!(after_error(false), AfterError::Reset);
+    // Gone for good: nothing to reset.
+    assert_eq!(after_error(true), AfterError::Disconnect);
 }
