@@ -20,7 +20,6 @@ HOST=10.0.2.2
 HTTP_PORT=$(arg e100test.http)
 SINK_PORT=$(arg e100test.sink)
 if [ -n "$(arg e100test.debug)" ]; then MIB=1; else MIB=4; fi
-PM_TEST_DELAY=5
 
 kmemleak_baseline
 lp_open || { fail setup "no control line to the model"; exit 1; }
@@ -58,8 +57,10 @@ sleep_once() {
 	t=$(($(date +%s) - t0))
 	echo none >/sys/power/pm_test
 	dmesg | grep -q "PM: suspend exit" || { echo "no 'PM: suspend exit' in the kernel log"; return 1; }
-	# pm_test holds the devices suspended for 5 s: less means nothing was suspended.
-	[ "$t" -ge $((PM_TEST_DELAY - 1)) ] || { echo "the suspend took only $t s"; return 1; }
+	# pm_test holds the devices suspended for 5 s of busy-waiting, calibrated at boot: under
+	# TCG its wall time follows the host's load, so only "some time passed" is checked here;
+	# the model's record below is the evidence.
+	[ "$t" -ge 1 ] || { echo "the suspend took only $t s"; return 1; }
 	[ "$(pm_field d3hot)" = $((d3 + 1)) ] && [ "$(pm_field d0)" = $((d0 + 1)) ] &&
 		[ "$(pm_field state)" = D0 ] ||
 		{ echo "the device did not go to D3hot and back: $(lpctl get pm) (D3hot entries were $d3)"; return 1; }
