@@ -17,7 +17,7 @@
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
 # Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults pm"),
-# E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 3900). The
+# E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4500). The
 # harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
 # bulk-64MiB-host-to-guest), E100_RS_HANG_IN=NAME makes it hang when NAME starts; either run
@@ -34,7 +34,7 @@ LOG_TAG=test
 
 SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults pm}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
-TIME_BUDGET=${E100_RS_TIME_BUDGET:-3900}
+TIME_BUDGET=${E100_RS_TIME_BUDGET:-4500}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
 HANG_IN=${E100_RS_HANG_IN:-}
 MAC=52:54:00:12:34:56
