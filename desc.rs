@@ -52,16 +52,18 @@ pub(crate) const CB_BODY_WORDS: usize = crate::ucode::UCODE_WORDS;
 /// Up to this many multicast addresses are filtered exactly; more means "all multicast".
 pub(crate) const MAX_MULTICAST: usize = 64;
 
-/// A CB body as it goes to memory: `len` meaningful words, each holding four body bytes in
-/// memory order (`from_ne_bytes`, so the bytes land in order whatever the CPU's endianness).
-pub(crate) struct Body {
-    words: [u32; CB_BODY_WORDS],
+/// A CB body as it goes to memory: `len` meaningful words of at most `N`, each holding four
+/// body bytes in memory order (`from_ne_bytes`, so the bytes land in order whatever the CPU's
+/// endianness). A transmit body is 4 words (built for every frame: no room for a microcode
+/// load to zero and copy); the commands take up to a whole CB.
+pub(crate) struct Body<const N: usize = CB_BODY_WORDS> {
+    words: [u32; N],
     len: usize,
 }
 
-impl Body {
-    fn from_bytes(bytes: &[u8]) -> Body {
-        let mut words = [0u32; CB_BODY_WORDS];
+impl<const N: usize> Body<N> {
+    fn from_bytes(bytes: &[u8]) -> Self {
+        let mut words = [0u32; N];
         let mut len = 0;
         for (w, chunk) in words.iter_mut().zip(bytes.chunks(4)) {
             let mut b = [0u8; 4];
@@ -225,15 +227,20 @@ const TBD_EL: u32 = 1 << 16;
 /// TBDs from inside the TCB and then the TBD array, so a TBD that is both (as in e100.c) is
 /// either followed by whatever stale bytes sit in the second in-TCB slot or, once marked EL, sent
 /// twice by QEMU's model.
-pub(crate) fn tx_body(cb: u32, buf: u32, len: u16, threshold: u8) -> Body {
-    let mut b = [0u8; 16];
-    b[0..4].copy_from_slice(&cb.wrapping_add(TCB_TBD_OFFSET).to_le_bytes());
-    // Bytes 4-5: TCB byte count 0 (all data is in TBDs).
-    b[6] = threshold;
-    b[7] = 1; // TBD count
-    b[8..12].copy_from_slice(&buf.to_le_bytes());
-    b[12..16].copy_from_slice(&(u32::from(len & 0x3fff) | TBD_EL).to_le_bytes());
-    Body::from_bytes(&b)
+///
+/// Built word by word (no byte copies): it is built for every frame sent.
+pub(crate) fn tx_body(cb: u32, buf: u32, len: u16, threshold: u8) -> Body<4> {
+    // Each word holds its four bytes in memory order (see [`Body`]): little-endian values are
+    // stored as `to_le()`, so their bytes are in memory order on either endianness.
+    let tbd_array = cb.wrapping_add(TCB_TBD_OFFSET).to_le();
+    // Bytes 4-5: TCB byte count 0 (all data is in TBDs); byte 6 the threshold; byte 7 the TBD
+    // count, 1.
+    let counts = u32::from_ne_bytes([0, 0, threshold, 1]);
+    let size = (u32::from(len & 0x3fff) | TBD_EL).to_le();
+    Body {
+        words: [tbd_array, counts, buf.to_le(), size],
+        len: 4,
+    }
 }
 
 /// The command word of a transmit CB.
@@ -259,19 +266,20 @@ pub(crate) const RFD_LINK_OFFSET: usize = 4;
 
 /// An RFD header to arm a receive buffer: status 0, `el` marks the end of the list, `size` the
 /// room for data (0 makes this a stop point the RU will not write a frame into).
+///
+/// Built as one array expression (no slice copies): it is written for every received frame.
 pub(crate) fn rfd_header(link: u32, el: bool, size: u16) -> [u8; RFD_LEN] {
-    let mut h = [0u8; RFD_LEN];
     let command: u16 = if el { CB_EL } else { 0 };
-    h[2..4].copy_from_slice(&command.to_le_bytes());
-    h[4..8].copy_from_slice(&link.to_le_bytes());
-    h[8..12].copy_from_slice(&RFD_NO_RBD.to_le_bytes());
-    // Bytes 12-13: actual count, written by the RU.
-    h[14..16].copy_from_slice(&size.to_le_bytes());
-    h
+    let [c0, c1] = command.to_le_bytes();
+    let [l0, l1, l2, l3] = link.to_le_bytes();
+    let [r0, r1, r2, r3] = RFD_NO_RBD.to_le_bytes();
+    let [s0, s1] = size.to_le_bytes();
+    // Status 0; bytes 12-13, the actual count, are written by the RU.
+    [0, 0, c0, c1, l0, l1, l2, l3, r0, r1, r2, r3, 0, 0, s0, s1]
 }
 
-/// What the RU wrote into an RFD.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the RU wrote into an RFD (the default: an RFD it has not completed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct RfdStatus {
     /// The RU is done with this RFD.
     pub(crate) complete: bool,

@@ -288,7 +288,8 @@
 //! - `eeprom`: the EEPROM image (a mutex; ethtool only).
 //! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: the PHY
 //!   scan, a configuration, the register dump); a PHY reset is polled without it.
-//! - `counters`: software counters, taken alone, with interrupts disabled (as `cu`).
+//! - `counters`: not a lock: the software counters are atomics, added to with relaxed
+//!   read-modify-writes ([`stats::DataCounters`]).
 //!
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
 //! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
@@ -531,7 +532,7 @@ pub(crate) struct Nic {
     rx: SpinLock<Option<RxRing>>,
     /// Software counters of the data path (interrupts disabled, as `cu`).
     #[pin]
-    counters: SpinLockIrq<stats::SwCounters>,
+    counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
@@ -830,7 +831,7 @@ impl Nic {
                 (desc::CbCmd::IaSetup, desc::ia_body(&dev.mac_addr())),
                 (desc::CbCmd::Configure, desc::config_body(self.mac, &params)),
             ] {
-                ring.issue(io, cmd as u16, &body, None)
+                ring.issue(io, cmd as u16, body.words(), None)
                     .map_err(|(e, _)| e)?;
             }
             // Done within microseconds; the device must not be powered down before.
@@ -879,7 +880,7 @@ impl Nic {
             }
         };
         rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
-        ring.issue(io, desc::CbCmd::Ucode as u16, &body, None)
+        ring.issue(io, desc::CbCmd::Ucode as u16, body.words(), None)
             .map_err(|(e, _)| e)?;
         let mut freed = rings::Reclaimed::new();
         let mut failed = 0;
@@ -1018,7 +1019,8 @@ impl Nic {
     /// Queues a command CB (no transmit buffer).
     fn command(&self, cu: &mut Cu, io: &rings::Csr, cmd: desc::CbCmd, body: &desc::Body) -> Result {
         let ring = cu.ring.as_mut().ok_or(ENODEV)?;
-        ring.issue(io, cmd as u16, body, None).map_err(|(e, _)| e)
+        ring.issue(io, cmd as u16, body.words(), None)
+            .map_err(|(e, _)| e)
     }
 
     /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
@@ -1653,7 +1655,7 @@ impl E100Driver {
                     "e100_rs::cu"
                 ),
                 rx <- new_spinlock!(None, "e100_rs::rx"),
-                counters <- new_spinlock_irq!(stats::SwCounters::default(), "e100_rs::counters"),
+                counters: stats::DataCounters::default(),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
@@ -1853,20 +1855,20 @@ impl net::dev::Operations for Nic {
         // The 8255x pads short frames itself when Configure asks it to, but not every model of
         // it does (QEMU's ignores the bit): pad here, so no frame leaves shorter than 60 bytes.
         let Ok(skb) = skb.pad_to(ETH_ZLEN) else {
-            self.counters.lock().tx_dropped += 1;
+            stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         };
         let bound = dev.parent();
         let Ok(io) = self.csr(bound) else {
             drop(skb);
-            self.counters.lock().tx_dropped += 1;
+            stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         };
         let mut cu = self.cu.lock();
         let Some(ring) = cu.ring.as_mut() else {
             drop(skb);
             drop(cu);
-            self.counters.lock().tx_dropped += 1;
+            stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         };
         if ring.avail() == 0 {
@@ -1881,7 +1883,7 @@ impl net::dev::Operations for Nic {
             Err((skb, _)) => {
                 drop(skb);
                 drop(cu);
-                self.counters.lock().tx_dropped += 1;
+                stats::add(&self.counters.tx_dropped, 1);
                 return TxOutcome::Ok;
             }
         };
@@ -1899,10 +1901,10 @@ impl net::dev::Operations for Nic {
             delay::udelay(1);
         }
         mapped.tx_timestamp();
-        if let Err((_, m)) = ring.issue(io, cmd, &body, Some(mapped)) {
+        if let Err((_, m)) = ring.issue(io, cmd, body.words(), Some(mapped)) {
             drop(m);
             drop(cu);
-            self.counters.lock().tx_dropped += 1;
+            stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         }
         dev.sent_queue(len);
@@ -1913,7 +1915,7 @@ impl net::dev::Operations for Nic {
     }
 
     fn get_stats64(&self, _dev: &NetDevice, s: &mut kernel::bindings::rtnl_link_stats64) {
-        let c = *self.counters.lock();
+        let c = self.counters.snapshot();
         let t = self.cu.lock().totals;
         s.rx_packets = c.rx_packets;
         s.tx_packets = c.tx_packets;
@@ -2120,14 +2122,14 @@ impl net::dev::Operations for Nic {
         }
 
         {
-            let mut c = self.counters.lock();
-            c.rx_packets += u64::from(got.pkts);
-            c.rx_bytes += got.bytes;
-            c.multicast += u64::from(got.multicast);
-            c.rx_dropped += u64::from(got.dropped);
-            c.rx_over_length_errors += u64::from(got.over_length);
-            c.tx_packets += u64::from(cleaned.sent_pkts);
-            c.tx_bytes += u64::from(cleaned.sent_bytes);
+            let c = &self.counters;
+            stats::add(&c.rx_packets, got.pkts.into());
+            stats::add(&c.rx_bytes, got.bytes);
+            stats::add(&c.multicast, got.multicast.into());
+            stats::add(&c.rx_dropped, got.dropped.into());
+            stats::add(&c.rx_over_length_errors, got.over_length.into());
+            stats::add(&c.tx_packets, cleaned.sent_pkts.into());
+            stats::add(&c.tx_bytes, cleaned.sent_bytes.into());
         }
         got.work
     }

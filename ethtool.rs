@@ -159,7 +159,7 @@ impl Nic {
                 LB_LEN as u16,
                 crate::TX_THRESHOLD,
             );
-            ring.issue(io, desc::tx_command(self.mac, false), &body, None)
+            ring.issue(io, desc::tx_command(self.mac, false), body.words(), None)
                 .map_err(|(e, _)| e)?;
         }
         // e100.c gives it 10 ms; a slow emulator gets up to 100.
@@ -449,7 +449,7 @@ impl ethtool::Operations for Nic {
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
         let (sw, totals) = {
             // Each guard is released at the end of its statement, inside the section.
-            let sw = *self.counters.lock();
+            let sw = self.counters.snapshot();
             let totals = self.cu.lock().totals;
             (sw, totals)
         };

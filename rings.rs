@@ -29,8 +29,9 @@
 //! run past both. If the RU stopped, it is restarted at the first RFD not yet cleaned, but only
 //! once that RFD is empty, so a frame the RU wrote is never overwritten before it is delivered.
 
-use crate::desc::{self, Body, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
+use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
+use core::mem::ManuallyDrop;
 use kernel::device::{Bound, Device};
 use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
@@ -206,14 +207,14 @@ impl CbRing {
         ring_prev(i, self.count)
     }
 
-    /// Queues a command: fills the CB at `to_use` with `command` and `body`, hands it to the CU
-    /// and kicks it. `skb` is the mapped transmit buffer the CB carries, if any; on `ENOSPC`
-    /// it is handed back.
+    /// Queues a command: fills the CB at `to_use` with `command` and `body` (a
+    /// [`desc::Body`]'s words), hands it to the CU and kicks it. `skb` is the mapped transmit
+    /// buffer the CB carries, if any; on `ENOSPC` it is handed back.
     pub(crate) fn issue(
         &mut self,
         io: &Csr,
         command: u16,
-        body: &Body,
+        body: &[u32],
         skb: Option<TxMapping>,
     ) -> core::result::Result<(), (Error, Option<TxMapping>)> {
         if self.avail == 0 {
@@ -240,8 +241,8 @@ impl CbRing {
         Ok(())
     }
 
-    fn fill(&mut self, i: usize, command: u16, body: &Body) -> Result {
-        for (k, w) in body.words().iter().enumerate().take(desc::CB_BODY_WORDS) {
+    fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
+        for (k, w) in body.iter().enumerate().take(desc::CB_BODY_WORDS) {
             dma_write!(self.mem, i, body[k] = *w)?;
         }
         dma_write!(self.mem, i, status = 0)?;
@@ -352,16 +353,30 @@ pub(crate) const RECLAIM_BATCH: usize = 16;
 
 /// Transmit buffers taken off the CB ring by [`CbRing::clean`], to be freed once the CU lock
 /// (which keeps interrupts disabled) is dropped.
+///
+/// # Invariants
+///
+/// Only `bufs[..n]` may be `Some`. The array is in a `ManuallyDrop`, so dropping a batch does
+/// not look at all [`RECLAIM_BATCH`] slots for every poll: [`Drop`] takes the first `n` (and
+/// a slot past them that were `Some` would only leak).
 pub(crate) struct Reclaimed {
-    bufs: [Option<TxMapping>; RECLAIM_BATCH],
+    bufs: ManuallyDrop<[Option<TxMapping>; RECLAIM_BATCH]>,
     n: usize,
+}
+
+impl Drop for Reclaimed {
+    fn drop(&mut self) {
+        for slot in self.bufs.iter_mut().take(self.n) {
+            drop(slot.take());
+        }
+    }
 }
 
 impl Reclaimed {
     /// An empty batch.
     pub(crate) fn new() -> Self {
         Self {
-            bufs: core::array::from_fn(|_| None),
+            bufs: ManuallyDrop::new([const { None }; RECLAIM_BATCH]),
             n: 0,
         }
     }
@@ -373,7 +388,8 @@ impl Reclaimed {
 
     fn push(&mut self, m: TxMapping) {
         if let Some(slot) = self.bufs.get_mut(self.n) {
-            *slot = Some(m);
+            // The slot is empty (invariant): nothing to drop, so no drop code for it.
+            core::mem::forget(slot.replace(m));
             self.n += 1;
         }
     }
@@ -498,19 +514,16 @@ impl RxRing {
 
     fn status(&self, i: usize) -> Result<RfdStatus> {
         let r = self.bufs.get(i).ok_or(EINVAL)?;
-        r.buf.read_with(0, RFD_LEN, |v| {
-            let mut h = [0u8; RFD_LEN];
-            h[0] = v.u8(0);
-            h[1] = v.u8(1);
-            if u16::from_le_bytes([h[0], h[1]]) & CB_COMPLETE != 0 {
+        r.buf
+            .read_with(0, RFD_LEN, |v| {
+                if v.le16(0) & CB_COMPLETE == 0 {
+                    return Some(RfdStatus::default());
+                }
                 // The rest only after seeing the status complete: the RU writes it last.
                 dma::rmb();
-                for (k, b) in h.iter_mut().enumerate().skip(2) {
-                    *b = v.u8(k);
-                }
-            }
-            desc::rfd_status(&h)
-        })
+                v.bytes::<RFD_LEN>(0).map(|h| desc::rfd_status(&h))
+            })?
+            .ok_or(EINVAL)
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and

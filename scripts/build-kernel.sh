@@ -28,7 +28,7 @@ fi
 
 python3 "$REPO/scripts/overlay.py" "$REPO/rust" "$KSRC/rust"
 
-# The fragments in order (a later one only adds options).
+# The fragments in order (a later one adds options, or turns off an earlier one's).
 frag="$KSRC/.e100_rs-fragment"
 cat "${KFRAGS[@]}" >"$frag.new"
 mv "$frag.new" "$frag"
@@ -39,17 +39,25 @@ if [ ! -f "$KSRC/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; the
 	"${KMAKE[@]}" -s tinyconfig >/dev/null
 	(cd "$KSRC" && KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
 	"${KMAKE[@]}" -s olddefconfig >/dev/null
-	# Every line of the fragment must have survived Kconfig's dependency rules.
+	# Every option's last setting in the fragments must have survived Kconfig's dependency
+	# rules (a later fragment may turn off what an earlier one turned on).
 	bad=0
+	declare -A want_opt=()
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*) grep -qx "$line" "$KSRC/.config" || { log "config: $line did not stick"; bad=1; } ;;
+		CONFIG_*=*) want_opt[${line%%=*}]=$line ;;
 		"# CONFIG_"*" is not set")
 			opt=${line#\# }
-			opt=${opt%% *}
-			! grep -q "^$opt=" "$KSRC/.config" || { log "config: $opt should be unset"; bad=1; } ;;
+			want_opt[${opt%% *}]=$line ;;
 		esac
 	done <"$frag"
+	for opt in "${!want_opt[@]}"; do
+		line=${want_opt[$opt]}
+		case "$line" in
+		CONFIG_*=*) grep -qx "$line" "$KSRC/.config" || { log "config: $line did not stick"; bad=1; } ;;
+		*) ! grep -q "^$opt=" "$KSRC/.config" || { log "config: $opt should be unset"; bad=1; } ;;
+		esac
+	done
 	[ "$bad" -eq 0 ] || die "kernel config is missing options (see above)"
 	echo "$want" >"$stamp"
 fi

@@ -4,13 +4,15 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything generated lives outside the repo, in one cache directory.
 CACHE=${E100_RS_CACHE:-$HOME/.cache/e100_rs}
-# Which kernel: "test" (scripts/kernel.config: lockdep, DMA-API, slab debugging, kmemleak) or
-# "debug" (that plus scripts/kernel-debug.config: KASAN), each in a tree of its own.
+# Which kernel: "test" (scripts/kernel.config: lockdep, DMA-API, slab debugging, kmemleak),
+# "debug" (that plus scripts/kernel-debug.config: KASAN) or "bench" (the test kernel without
+# its run-time debugging: scripts/kernel-bench.config), each in a tree of its own.
 KVARIANT=${E100_RS_KVARIANT:-test}
 case "$KVARIANT" in
 test) KFRAGS=("$REPO/scripts/kernel.config") ;;
 debug) KFRAGS=("$REPO/scripts/kernel.config" "$REPO/scripts/kernel-debug.config") ;;
-*) printf 'unknown E100_RS_KVARIANT %s (test or debug)\n' "$KVARIANT" >&2; exit 1 ;;
+bench) KFRAGS=("$REPO/scripts/kernel.config" "$REPO/scripts/kernel-bench.config") ;;
+*) printf 'unknown E100_RS_KVARIANT %s (test, debug or bench)\n' "$KVARIANT" >&2; exit 1 ;;
 esac
 # The kernel tree: Debian's linux-source-6.12 with our rust/ overlaid.
 if [ "$KVARIANT" = test ]; then

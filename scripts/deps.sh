@@ -18,6 +18,10 @@ PKGS=(
 	dpkg-dev patch pkg-config ninja-build meson libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev
 )
 
+# scripts/bench.sh --bench: its statistics and charts, from Debian's packages.
+BENCH_PKGS=(python3-numpy python3-scipy python3-matplotlib)
+[ "${1:-}" != --bench ] || PKGS+=("${BENCH_PKGS[@]}")
+
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 

@@ -60,6 +60,13 @@ done
 # frame sender/counter for the receive-filter tests.
 gcc -static -Os -Wall -Werror -o "$root/bin/miireg" "$REPO/tests/guest/miireg.c"
 gcc -static -Os -Wall -Werror -o "$root/bin/rawpkt" "$REPO/tests/guest/rawpkt.c"
+# The benchmark's guest side (scripts/bench.sh): fixed-count UDP workloads, the instruction
+# counter's markers, and its suites.
+gcc -static -O2 -Wall -Werror -o "$root/bin/udpb" "$REPO/scripts/bench/udpb.c"
+gcc -static -O2 -Wall -Werror -o "$root/bin/mark" "$REPO/scripts/bench/mark.c"
+for f in "$REPO"/scripts/bench/*.sh; do
+	cp "$f" "$root/tests/bench-$(basename "$f")"
+done
 cp "$REPO/tests/guest/init" "$root/init"
 chmod +x "$root/init" "$root"/tests/*.sh
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"

@@ -6,6 +6,7 @@
 #                       [--append "key=value ..."]   (more kernel command line for the suite)
 #                       [--qemu BINARY] [--nic-props "prop=value,..."] [--lp-dir DIR]
 #                       [--nic-model MODEL]   (another of QEMU's 8255x models, e.g. i82557b)
+#                       [--qemu-arg ARG]...   (one more argument for QEMU, e.g. for a -plugin)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
@@ -33,6 +34,7 @@ LOG_TAG=qemu
 
 suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
 qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er
+qargs=()
 initrd=${E100_RS_INITRD:-$INITRD}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -50,18 +52,21 @@ while [ $# -gt 0 ]; do
 	--nic-props) nicprops=",$2"; shift 2 ;;
 	--nic-model) model=$2; shift 2 ;;
 	--lp-dir) lpdir=$2; shift 2 ;;
+	--qemu-arg) qargs+=("$2"); shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
 [ -n "$suite" ] && [ -n "$mac" ] && [ -n "$logf" ] || die "--suite, --mac and --log are required"
 # The debug kernel (E100_RS_KVARIANT=debug): its interrupt routing through ACPI does not come
 # up on QEMU's -M pc, and the suites size their workloads for it (e100test.debug).
-[ "$KVARIANT" = test ] || extra="$extra acpi=noirq e100test.debug=1"
+[ "$KVARIANT" != debug ] || extra="$extra acpi=noirq e100test.debug=1"
+# Slab redzones and poisoning, except on the benchmark kernel (which has no slab debugging).
+[ "$KVARIANT" = bench ] || extra=" slub_debug=FZP$extra"
 
 args=(
 	-M pc -m 512 -smp "$smp,sockets=$smp,cores=1" -nographic -no-reboot -monitor none
 	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 slub_debug=FZP kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
+	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
 	-device "$model,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"
 )
@@ -76,6 +81,7 @@ if [ -n "$lpdir" ]; then
 		-chardev "socket,id=lpctl,path=$lpdir/lpctl.sock,server=on,wait=off"
 		-serial stdio -serial chardev:lpctl)
 fi
+args+=("${qargs[@]}")
 [ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=128")
 
 # QEMU runs under timeout in the background so that a TERM or INT sent to this script (the

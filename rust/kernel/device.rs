@@ -111,6 +111,7 @@ impl Device {
     /// # Safety
     ///
     /// `ptr` must be valid, with a reference count that cannot drop to zero, for `'a`.
+    #[inline]
     pub unsafe fn as_ref<'a>(ptr: *mut bindings::device) -> &'a Self {
         // SAFETY: `Device` is a transparent wrapper; the caller vouches for the lifetime.
         unsafe { &*ptr.cast() }
@@ -119,8 +120,12 @@ impl Device {
 
 impl<Ctx: DeviceContext> Device<Ctx> {
     /// The raw `struct device *`.
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::device {
-        self.0.get()
+        // `Device` is a transparent wrapper of `Opaque<bindings::device>`, itself one of the
+        // C struct in an `UnsafeCell`: the same address, with the right to mutate through it
+        // (as `Opaque::get`, without a call into the kernel crate for its instance).
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Borrows `ptr` in context `Ctx`.
@@ -130,6 +135,7 @@ impl<Ctx: DeviceContext> Device<Ctx> {
     /// `ptr` must be valid for `'a`, and what `Ctx` claims must hold for `'a`: for [`Bound`],
     /// the device is bound to a driver; for [`Core`], the caller is a bus callback holding the
     /// device lock.
+    #[inline]
     pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::device) -> &'a Self {
         // SAFETY: transparent wrapper; the caller guarantees validity and the context (type
         // invariant).
@@ -185,6 +191,7 @@ impl<Ctx: DeviceContext> Device<Ctx> {
 impl Deref for Device<Core> {
     type Target = Device<Bound>;
 
+    #[inline]
     fn deref(&self) -> &Device<Bound> {
         // SAFETY: a device inside a bus callback that holds its lock is bound for the callback's
         // duration, which bounds the borrow; same layout.
@@ -195,6 +202,7 @@ impl Deref for Device<Core> {
 impl Deref for Device<Bound> {
     type Target = Device;
 
+    #[inline]
     fn deref(&self) -> &Device {
         // SAFETY: every context claims at least what `Normal` does; same layout.
         unsafe { &*(self as *const Self).cast() }
@@ -202,6 +210,7 @@ impl Deref for Device<Bound> {
 }
 
 impl<Ctx: DeviceContext> AsRef<Device> for Device<Ctx> {
+    #[inline]
     fn as_ref(&self) -> &Device {
         // SAFETY: as in `Deref for Device<Bound>`.
         unsafe { &*(self as *const Self).cast() }

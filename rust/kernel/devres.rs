@@ -53,6 +53,9 @@ use macros::pin_data;
 #[pin_data]
 struct Inner<T> {
     dev: ARef<Device>,
+    /// `dev`'s address, to tell it from another device in [`Devres::access`] without going
+    /// through the reference (a plain compare on the data path).
+    dev_addr: usize,
     #[pin]
     data: Revocable<T>,
     #[pin]
@@ -122,6 +125,7 @@ impl<T: Send + 'static> Inner<T> {
         let inner = Arc::pin_init(
             pin_init!(Inner {
                 dev: dev.into(),
+                dev_addr: dev.as_raw() as usize,
                 data: Revocable::new(data),
                 done <- Completion::new(),
             }),
@@ -222,8 +226,9 @@ impl<T: Send + 'static> Devres<T> {
 
     /// The resource, given proof that the device is bound: `dev` must be the device this
     /// [`Devres`] was made for ([`EINVAL`] otherwise).
+    #[inline]
     pub fn access<'a>(&'a self, dev: &'a Device<Bound>) -> Result<&'a T> {
-        if self.0.dev.as_raw() != dev.as_raw() {
+        if self.0.dev_addr != dev.as_raw() as usize {
             return Err(EINVAL);
         }
         // SAFETY: the resource is revoked only by the unbind of `dev` or by dropping `self` (type
@@ -233,6 +238,7 @@ impl<T: Send + 'static> Devres<T> {
 
     /// The resource inside an RCU read-side section (do not sleep holding the guard), or `None`
     /// once it has been revoked.
+    #[inline]
     pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
         self.0.data.try_access()
     }
@@ -267,6 +273,7 @@ impl<T: Send + Sync + 'static> ClassDevres<T> {
 
     /// The resource inside an RCU read-side section (do not sleep holding the guard), or `None`
     /// once it has been withdrawn.
+    #[inline]
     pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
         self.0.data.try_access()
     }
@@ -274,8 +281,9 @@ impl<T: Send + Sync + 'static> ClassDevres<T> {
     /// The resource, without an RCU section, in a bus callback of the device it was made for
     /// (`dev`, with the device lock held: suspend, resume, shutdown, error recovery), which may
     /// sleep while using it. [`EINVAL`] for another device, [`ENODEV`] if it was withdrawn.
+    #[inline]
     pub fn access<'a>(&'a self, dev: &'a Device<Core>) -> Result<&'a T> {
-        if self.0.dev.as_raw() != dev.as_raw() {
+        if self.0.dev_addr != dev.as_raw() as usize {
             return Err(EINVAL);
         }
         if !self.0.data.is_available() {

@@ -88,25 +88,62 @@ pub unsafe fn set_mask_and_coherent(dev: &Device<Bound>, mask: DmaMask) -> Resul
 
 /// Orders CPU writes to DMA memory before later writes (such as a doorbell or a descriptor's
 /// ownership bit) are seen by the device (`dma_wmb()`).
+///
+/// On x86-64 stores are not reordered with other stores and DMA is cache-coherent, so C's
+/// `dma_wmb()` is `barrier()`, a compiler barrier: so is this, inline (the C helper would be a
+/// call per descriptor for nothing). Elsewhere it calls C's.
+#[inline]
 pub fn wmb() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty asm statement; without `nomem` it is a compiler barrier for memory, as
+    // C's `barrier()`.
+    unsafe {
+        core::arch::asm!("", options(nostack, preserves_flags))
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: a barrier has no preconditions.
-    unsafe { bindings::dma_wmb() };
+    unsafe {
+        bindings::dma_wmb()
+    };
 }
 
 /// Orders every earlier CPU access to memory, stores included, before every later one, MMIO
 /// reads included (`mb()`): for a store to DMA memory that the device must see before the
 /// driver reads a register that depends on it (`dma_wmb()` orders stores only, and a register
 /// read is not ordered after earlier stores).
+///
+/// On x86-64, `mfence`, inline, as C's.
+#[inline]
 pub fn mb() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `mfence` only orders memory accesses; the asm is a compiler barrier too.
+    unsafe {
+        core::arch::asm!("mfence", options(nostack, preserves_flags))
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: a barrier has no preconditions.
-    unsafe { bindings::mb() };
+    unsafe {
+        bindings::mb()
+    };
 }
 
 /// Orders CPU reads of DMA memory: reads after this see data at least as new as a status word
 /// read before it (`dma_rmb()`).
+///
+/// On x86-64 loads are not reordered with other loads, so C's `dma_rmb()` is `barrier()`: so
+/// is this, inline, as [`wmb`].
+#[inline]
 pub fn rmb() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty asm statement, a compiler barrier for memory, as C's `barrier()`.
+    unsafe {
+        core::arch::asm!("", options(nostack, preserves_flags))
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     // SAFETY: a barrier has no preconditions.
-    unsafe { bindings::dma_rmb() };
+    unsafe {
+        bindings::dma_rmb()
+    };
 }
 
 /// `count` elements of `T` in memory coherent between the CPU and `dev`.
@@ -181,16 +218,19 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
     }
 
     /// The number of elements.
+    #[inline]
     pub fn count(&self) -> usize {
         self.count
     }
 
     /// The bus address of element 0.
+    #[inline]
     pub fn dma_handle(&self) -> DmaAddr {
         self.dma_handle
     }
 
     /// The bus address of element `i`, or [`EINVAL`] if out of range.
+    #[inline]
     pub fn dma_handle_at(&self, i: usize) -> Result<DmaAddr> {
         if i >= self.count {
             return Err(EINVAL);
@@ -200,6 +240,7 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
 
     /// A pointer to element `i`, bounds checked. For the [`dma_read!`](crate::dma_read) family.
     #[doc(hidden)]
+    #[inline]
     pub fn item_from_index(&self, i: usize) -> Result<*mut T> {
         if i >= self.count {
             return Err(EINVAL);
@@ -214,6 +255,7 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
     ///
     /// `field` must point inside an element returned by [`Self::item_from_index`] of `self`.
     #[doc(hidden)]
+    #[inline]
     pub unsafe fn field_read<F: FromBytes>(&self, field: *const F) -> F {
         // SAFETY: the caller guarantees `field` is in our allocation and properly aligned (it
         // was projected from an element); any bit pattern is a valid `F`.
@@ -226,6 +268,7 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
     ///
     /// `field` must point inside an element returned by [`Self::item_from_index`] of `self`.
     #[doc(hidden)]
+    #[inline]
     pub unsafe fn field_write<F: AsBytes>(&self, field: *mut F, val: F) {
         // SAFETY: the caller guarantees `field` is in our allocation and properly aligned.
         unsafe { field.write_volatile(val) }
@@ -349,6 +392,7 @@ macro_rules! dma_write {
 /// Element `i` of the array at `array`, or [`EINVAL`] if `i` is out of range. For
 /// [`dma_write!`](crate::dma_write).
 #[doc(hidden)]
+#[inline]
 pub fn array_element<E, const N: usize>(array: *mut [E; N], i: usize) -> Result<*mut E> {
     if i >= N {
         return Err(EINVAL);

@@ -16,10 +16,13 @@
 //!
 //! As Linux 6.14's `io.rs`: `IoRaw` (address and length) and `Io<SIZE>` with `build_assert!`
 //! checked fixed-offset accessors and `try_` run-time checked ones. Only the 8-, 16- and 32-bit
-//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants).
+//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). Upstream calls the C
+//! helpers for every access; here, on x86-64, the accessors are C's own inline `mov`s, written
+//! in Rust (the kernel has no cross-language inlining of helpers in 6.12), since a driver
+//! touches a register or two per frame.
 
+use crate::build_assert;
 use crate::error::{code::EINVAL, Result};
-use crate::{bindings, build_assert};
 
 /// The address and length of an I/O mapping, before anything vouches for it.
 ///
@@ -87,6 +90,63 @@ impl<const SIZE: usize> IoRaw<SIZE> {
 #[repr(transparent)]
 pub struct Io<const SIZE: usize = 0>(IoRaw<SIZE>);
 
+/// The MMIO accessors C has as inline functions (`readb()` ... `writel()`).
+///
+/// On x86-64 they are what `arch/x86/include/asm/io.h` makes of them, inline here too: one `mov`
+/// in an `asm` statement that is a compiler barrier for memory (C's `"memory"` clobber), so
+/// memory accesses before and after stay on their side of it, as in C. Elsewhere they call the
+/// C helpers. The helper call would cost more than the access itself on the paths that touch a
+/// register per frame (the SCB command and interrupt registers).
+mod mmio {
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) use crate::bindings::{readb, readl, readw, writeb, writel, writew};
+
+    #[cfg(target_arch = "x86_64")]
+    macro_rules! x86_mmio {
+        ($read:ident, $write:ident, $ty:ty, $size:literal, $class:ident, $mod:literal) => {
+            /// # Safety
+            ///
+            /// `addr` must be a mapped register (or memory) address, aligned for the access.
+            #[inline(always)]
+            pub(super) unsafe fn $read(addr: *const core::ffi::c_void) -> $ty {
+                let v: $ty;
+                // SAFETY: the caller's guarantee; the access is one aligned load, as in C.
+                unsafe {
+                    core::arch::asm!(
+                        concat!("mov {v", $mod, "}, ", $size, " ptr [{a}]"),
+                        a = in(reg) addr,
+                        v = out($class) v,
+                        options(nostack, preserves_flags),
+                    )
+                };
+                v
+            }
+
+            /// # Safety
+            ///
+            /// As for the read.
+            #[inline(always)]
+            pub(super) unsafe fn $write(v: $ty, addr: *mut core::ffi::c_void) {
+                // SAFETY: the caller's guarantee; the access is one aligned store, as in C.
+                unsafe {
+                    core::arch::asm!(
+                        concat!("mov ", $size, " ptr [{a}], {v", $mod, "}"),
+                        a = in(reg) addr,
+                        v = in($class) v,
+                        options(nostack, preserves_flags),
+                    )
+                };
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    x86_mmio!(readb, writeb, u8, "byte", reg_byte, "");
+    #[cfg(target_arch = "x86_64")]
+    x86_mmio!(readw, writew, u16, "word", reg, ":x");
+    #[cfg(target_arch = "x86_64")]
+    x86_mmio!(readl, writel, u32, "dword", reg, ":e");
+}
+
 macro_rules! define_accessors {
     ($read:ident, $try_read:ident, $write:ident, $try_write:ident, $ty:ty,
      $c_read:ident, $c_write:ident) => {
@@ -96,7 +156,7 @@ macro_rules! define_accessors {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: `offset` is aligned and `offset + size_of::<$ty>() <= SIZE <= maxsize`
             // (checked above), so by the type invariant the address lies inside the mapping.
-            unsafe { bindings::$c_read((self.0.addr + offset) as _) }
+            unsafe { mmio::$c_read((self.0.addr + offset) as _) }
         }
 
         /// Reads the register at `offset`, checked at run time; [`EINVAL`] if out of range.
@@ -107,7 +167,7 @@ macro_rules! define_accessors {
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping (type
             // invariant).
-            Ok(unsafe { bindings::$c_read((self.0.addr + offset) as _) })
+            Ok(unsafe { mmio::$c_read((self.0.addr + offset) as _) })
         }
 
         /// Writes `value` to the register at `offset`, which is checked at compile time.
@@ -115,7 +175,7 @@ macro_rules! define_accessors {
         pub fn $write(&self, value: $ty, offset: usize) {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: as in the matching read: aligned and inside the mapping.
-            unsafe { bindings::$c_write(value, (self.0.addr + offset) as _) }
+            unsafe { mmio::$c_write(value, (self.0.addr + offset) as _) }
         }
 
         /// Writes `value` to the register at `offset`, checked at run time.
@@ -125,7 +185,7 @@ macro_rules! define_accessors {
                 return Err(EINVAL);
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping.
-            unsafe { bindings::$c_write(value, (self.0.addr + offset) as _) };
+            unsafe { mmio::$c_write(value, (self.0.addr + offset) as _) };
             Ok(())
         }
     };

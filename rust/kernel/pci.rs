@@ -293,6 +293,7 @@ pub enum ChannelState {
 }
 
 impl ChannelState {
+    #[inline]
     fn from_raw(s: bindings::pci_channel_state_t) -> Self {
         match s {
             1 => Self::Normal,
@@ -746,14 +747,17 @@ impl<Ctx: DeviceContext> Device<Ctx> {
     /// # Safety
     ///
     /// `ptr` must be valid for `'a`, and what `Ctx` claims must hold for `'a`.
+    #[inline]
     unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Self {
         // SAFETY: transparent wrapper; the caller vouches for the lifetime and context.
         unsafe { &*ptr.cast() }
     }
 
     /// The C `struct pci_dev`.
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::pci_dev {
-        self.0.get()
+        // Transparent wrapper of `Opaque<bindings::pci_dev>`: as `device::Device::as_raw`.
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// The device's name on the bus (`0000:00:03.0`).
@@ -911,6 +915,7 @@ impl Device<Bound> {
 impl Deref for Device<Core> {
     type Target = Device<Bound>;
 
+    #[inline]
     fn deref(&self) -> &Device<Bound> {
         // SAFETY: a device in a bus callback holding its lock is bound for the borrow; same
         // layout.
@@ -921,6 +926,7 @@ impl Deref for Device<Core> {
 impl Deref for Device<Bound> {
     type Target = Device;
 
+    #[inline]
     fn deref(&self) -> &Device {
         // SAFETY: every context claims at least what `Normal` does; same layout.
         unsafe { &*(self as *const Self).cast() }
@@ -928,6 +934,7 @@ impl Deref for Device<Bound> {
 }
 
 impl<Ctx: DeviceContext> AsRef<device::Device<Ctx>> for Device<Ctx> {
+    #[inline]
     fn as_ref(&self) -> &device::Device<Ctx> {
         // SAFETY: the `struct device` embedded in a valid `pci_dev` is valid for as long as the
         // `pci_dev` is, in the same context.
@@ -936,6 +943,7 @@ impl<Ctx: DeviceContext> AsRef<device::Device<Ctx>> for Device<Ctx> {
 }
 
 impl AsRef<device::Device<Bound>> for Device<Core> {
+    #[inline]
     fn as_ref(&self) -> &device::Device<Bound> {
         let d: &device::Device<Core> = self.as_ref();
         d
@@ -943,6 +951,7 @@ impl AsRef<device::Device<Bound>> for Device<Core> {
 }
 
 impl AsRef<device::Device> for Device<Core> {
+    #[inline]
     fn as_ref(&self) -> &device::Device {
         let d: &device::Device<Core> = self.as_ref();
         d.as_ref()
@@ -950,6 +959,7 @@ impl AsRef<device::Device> for Device<Core> {
 }
 
 impl AsRef<device::Device> for Device<Bound> {
+    #[inline]
     fn as_ref(&self) -> &device::Device {
         let d: &device::Device<Bound> = self.as_ref();
         d.as_ref()
@@ -1038,6 +1048,7 @@ impl<const SIZE: usize> Bar<SIZE> {
 impl<const SIZE: usize> Deref for Bar<SIZE> {
     type Target = Io<SIZE>;
 
+    #[inline]
     fn deref(&self) -> &Io<SIZE> {
         // SAFETY: by the type invariant `io` is a live mapping of at least `SIZE` bytes, valid
         // until `self` is dropped.

@@ -68,6 +68,7 @@ impl<T> Revocable<T> {
     /// Returns a guard that dereferences to the object, or `None` once it has been revoked.
     ///
     /// The guard holds an RCU read-side critical section: do not sleep while holding it.
+    #[inline]
     pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
         let guard = rcu::read_lock();
         if self.available.load(Ordering::Acquire) {
@@ -113,6 +114,7 @@ impl<T> Revocable<T> {
 
     /// Whether the object is still there (not revoked). Only a snapshot, unless the caller
     /// rules out a concurrent [`Revocable::revoke`] by other means (a lock revokers hold).
+    #[inline]
     pub fn is_available(&self) -> bool {
         self.available.load(Ordering::Acquire)
     }
@@ -123,6 +125,7 @@ impl<T> Revocable<T> {
     ///
     /// The object must not be revoked while the returned reference lives (as when revocation
     /// happens only at a device's unbind and the caller proves the device bound for `'_`).
+    #[inline]
     pub unsafe fn access(&self) -> &T {
         // SAFETY: not revoked for the reference's lifetime (the caller's guarantee), so the data
         // is initialised and not dropped (type invariant).
@@ -149,6 +152,7 @@ pub struct RevocableGuard<'a, T> {
 impl<T> Deref for RevocableGuard<'_, T> {
     type Target = T;
 
+    #[inline]
     fn deref(&self) -> &T {
         self.data
     }

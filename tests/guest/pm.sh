@@ -190,23 +190,25 @@ if [ "$boot" = wol ]; then
 	# running interface has it off again after. -------------------------------------------------
 	begin wol-armed-for-suspend
 	before=$(cfglog)
+	pme0=$(pm_field pme_armed)
 	err=$(sleep_once)
 	after=$(cfglog)
-	# (Not held: the model's record shows no D3hot entry with PME_En set, although the
-	# device may wake the system; to be understood, see the note.)
-	echo "@@INFO wol-armed-for-suspend: PMCSR record $(lpctl get pm)"
+	pme1=$(pm_field pme_armed)
+	# The PCI core enables PME# before it writes D3hot: the device was put to sleep able to
+	# wake the system.
+	[ "$pme1" = $((pme0 + 1)) ] || err="${err:+$err; }D3hot entered without PME_En: $(lpctl get pm) (armed entries were $pme0)"
 	back || err="${err:+$err; }no link or ping after resume"
 	new=$(since "$before" "$after")
 	last=${after##* }
 	if [ "$drv" = e100_rs ]; then
 		if [ -z "$err" ] && magic_on "$new" && ! magic_on "${before#* }" && ! magic_on "$last"; then
-			pass wol-armed-for-suspend "Configure byte 19 while running: [${before#* }], across the suspend: [$new] (magic packet on for the sleep, off again after)"
+			pass wol-armed-for-suspend "Configure byte 19 while running: [${before#* }], across the suspend: [$new] (magic packet on for the sleep, off again after); D3hot with PME_En"
 		else
 			fail wol-armed-for-suspend "${err:+$err; }byte 19 while running: [${before#* }], across the suspend: [$new]"
 		fi
 	else
 		echo "@@INFO wol-armed-for-suspend: e100 Configure byte 19 across the suspend: [$new]"
-		if [ -z "$err" ]; then pass wol-armed-for-suspend "e100: suspended and resumed with Wake-on g (e100.c leaves Configure alone: [$new])"; else fail wol-armed-for-suspend "$err"; fi
+		if [ -z "$err" ]; then pass wol-armed-for-suspend "e100: D3hot with PME_En, resumed (e100.c leaves Configure alone: [$new])"; else fail wol-armed-for-suspend "$err"; fi
 	fi
 
 	# --- wake-on-LAN off: the device no longer wakes, and the sleep's Configure keeps magic off.
@@ -215,18 +217,20 @@ if [ "$boot" = wol ]; then
 	cur=$(ethtool "$ifc" | sed -n 's/^[[:space:]]*Wake-on: //p')
 	wk=$(cat "$pci/power/wakeup" 2>/dev/null)
 	before=$(cfglog)
+	pme0=$(pm_field pme_armed)
 	err=$(sleep_once)
 	after=$(cfglog)
+	[ "$(pm_field pme_armed)" = "$pme0" ] || err="${err:+$err; }D3hot entered with PME_En although wake-up is off: $(lpctl get pm)"
 	back || err="${err:+$err; }no link or ping after resume"
 	new=$(since "$before" "$after")
 	if [ "$drv" = e100_rs ]; then
 		if [ -z "$err" ] && [ "$cur" = d ] && [ "$wk" = disabled ] && [ -n "$new" ] && ! magic_on "$new"; then
-			pass wol-off "Wake-on: $cur, power/wakeup $wk; byte 19 across a suspend: [$new] (magic packet never on)"
+			pass wol-off "Wake-on: $cur, power/wakeup $wk; byte 19 across a suspend: [$new] (magic packet never on); D3hot without PME_En"
 		else
 			fail wol-off "${err:+$err; }Wake-on '$cur', power/wakeup '$wk', byte 19 across a suspend: [$new]"
 		fi
 	else
-		if [ -z "$err" ] && [ "$cur" = d ] && [ "$wk" = disabled ]; then pass wol-off "e100: Wake-on: $cur, power/wakeup $wk"; else fail wol-off "${err:+$err; }Wake-on '$cur', power/wakeup '$wk'"; fi
+		if [ -z "$err" ] && [ "$cur" = d ] && [ "$wk" = disabled ]; then pass wol-off "e100: Wake-on: $cur, power/wakeup $wk; D3hot without PME_En"; else fail wol-off "${err:+$err; }Wake-on '$cur', power/wakeup '$wk'"; fi
 	fi
 
 	# --- and on again, by the user: the device wakes again. -------------------------------------

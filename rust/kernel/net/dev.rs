@@ -194,6 +194,7 @@ impl Rtnl {
 impl core::ops::Deref for RtnlGuard {
     type Target = Rtnl;
 
+    #[inline]
     fn deref(&self) -> &Rtnl {
         &self.0
     }
@@ -266,6 +267,7 @@ impl Device {
     ///
     /// `ptr` must be a device made by [`Registration::register`] (for any `T`) that stays
     /// registered for `'a`.
+    #[inline]
     pub(crate) unsafe fn from_raw<'a>(ptr: *const bindings::net_device) -> &'a Self {
         // SAFETY: `Device` is a transparent wrapper; the caller vouches for the rest (type
         // invariant).
@@ -273,8 +275,10 @@ impl Device {
     }
 
     /// The C `net_device`.
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::net_device {
-        self.0.get()
+        // Transparent wrapper of `Opaque<bindings::net_device>`: as `device::Device::as_raw`.
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     fn header(&self) -> *mut PrivHeader {
@@ -291,6 +295,7 @@ impl Device {
 
     /// The parent (bus) device, bound for as long as this reference lives: a registration
     /// lives only while its parent is bound (type invariant).
+    #[inline]
     pub fn parent(&self) -> &device::Device<Bound> {
         // SAFETY: the parent was set at registration and outlives the registration; it is
         // bound while the registration lives (type invariant), which covers `self`'s lifetime.
@@ -328,6 +333,7 @@ impl Device {
     }
 
     /// Whether the interface is up (administratively).
+    #[inline]
     pub fn is_running(&self) -> bool {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_running(self.as_raw()) }
@@ -346,6 +352,7 @@ impl Device {
     }
 
     /// Whether the link is reported up.
+    #[inline]
     pub fn carrier_ok(&self) -> bool {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_carrier_ok(self.as_raw()) }
@@ -373,6 +380,7 @@ impl Device {
     }
 
     /// Allows the stack to call `start_xmit`.
+    #[inline]
     pub fn start_queue(&self) {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_start_queue(self.as_raw()) };
@@ -387,30 +395,35 @@ impl Device {
     }
 
     /// Stops the stack calling `start_xmit`.
+    #[inline]
     pub fn stop_queue(&self) {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_stop_queue(self.as_raw()) };
     }
 
     /// Lets the stack call `start_xmit` again and kicks it.
+    #[inline]
     pub fn wake_queue(&self) {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_wake_queue(self.as_raw()) };
     }
 
     /// Whether the transmit queue is stopped.
+    #[inline]
     pub fn queue_stopped(&self) -> bool {
         // SAFETY: the device is valid.
         unsafe { bindings::netif_queue_stopped(self.as_raw()) }
     }
 
     /// Byte Queue Limits: `bytes` were queued to the hardware.
+    #[inline]
     pub fn sent_queue(&self, bytes: u32) {
         // SAFETY: the device is valid.
         unsafe { bindings::netdev_sent_queue(self.as_raw(), bytes) };
     }
 
     /// Byte Queue Limits: `pkts` frames of `bytes` bytes in all left the hardware.
+    #[inline]
     pub fn completed_queue(&self, pkts: u32, bytes: u32) {
         // SAFETY: the device is valid.
         unsafe { bindings::netdev_completed_queue(self.as_raw(), pkts, bytes) };
@@ -434,6 +447,7 @@ impl Device {
 
     /// Schedules the NAPI poll (unless scheduled already or disabled); returns whether this call
     /// scheduled it. Any context; typically the interrupt handler.
+    #[inline]
     pub fn napi_schedule(&self) -> bool {
         // SAFETY: the NAPI context in the header was added at registration and is deleted only
         // when the device is freed.
@@ -527,6 +541,7 @@ pub struct AddrListGuard<'a>(AddrList<'a>, PhantomData<*mut ()>);
 impl<'a> core::ops::Deref for AddrListGuard<'a> {
     type Target = AddrList<'a>;
 
+    #[inline]
     fn deref(&self) -> &AddrList<'a> {
         &self.0
     }
@@ -921,6 +936,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
 
     /// The driver state the device was registered with: for the parent's bus callbacks
     /// (suspend, resume, shutdown), which reach the device through its registration.
+    #[inline]
     pub fn data(&self) -> &T {
         // SAFETY: made by `register` and registered until `drop` (type invariant), so the
         // private area holds the state, which lives until the device is freed after `drop`.

@@ -65,6 +65,7 @@ impl<'a> Poll<'a> {
     /// # Safety
     ///
     /// `napi` must be a NAPI context whose poll callback is running for `'a`.
+    #[inline]
     pub(crate) unsafe fn new(napi: *mut bindings::napi_struct, budget: i32) -> Self {
         // INVARIANT: the caller's guarantee.
         Self {
@@ -76,6 +77,7 @@ impl<'a> Poll<'a> {
 
     /// How many frames this poll may receive. 0 when netpoll polls (then only transmit
     /// completions may be handled).
+    #[inline]
     pub fn budget(&self) -> usize {
         usize::try_from(self.budget).unwrap_or(0)
     }
@@ -83,6 +85,7 @@ impl<'a> Poll<'a> {
     /// Hands a received frame to the stack through GRO. Only frames the device received (an
     /// [`RxFrame`], protocol set, bound to the interface) can be. With a budget of 0 (netpoll)
     /// nothing may be received: the frame is dropped.
+    #[inline]
     pub fn gro_receive(&self, frame: RxFrame) {
         let skb = frame.into_skb();
         // SAFETY: the NAPI context is valid during its poll (type invariant); the buffer is ours.
@@ -108,6 +111,7 @@ impl<'a> Poll<'a> {
 
     /// Frees a transmitted buffer, batching the frees as NAPI does (`napi_consume_skb()`; with
     /// a budget of 0, as under netpoll, it frees it the any-context way).
+    #[inline]
     pub fn consume(&self, skb: SkBuff) {
         // SAFETY: inside this context's poll (type invariant), with its budget; we own the
         // buffer and give it up.

@@ -60,45 +60,53 @@ impl SkBuff {
     /// # Safety
     ///
     /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up.
+    #[inline]
     pub(crate) unsafe fn from_raw(ptr: NonNull<bindings::sk_buff>) -> Self {
         // INVARIANT: the caller hands over ownership.
         Self(ptr)
     }
 
     /// Gives up ownership; the caller must free or pass on the buffer.
+    #[inline]
     pub(crate) fn into_raw(self) -> NonNull<bindings::sk_buff> {
         let p = self.0;
         core::mem::forget(self);
         p
     }
 
+    #[inline]
     fn raw(&self) -> *mut bindings::sk_buff {
         self.0.as_ptr()
     }
 
     /// The C buffer (valid while `self` is).
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::sk_buff {
         self.raw()
     }
 
     /// The length of the data, in bytes.
+    #[inline]
     pub fn len(&self) -> u32 {
         // SAFETY: the buffer is valid (type invariant).
         unsafe { (*self.raw()).len }
     }
 
     /// Whether the buffer holds no data.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Bytes in the linear (head) part of the data.
+    #[inline]
     pub fn headlen(&self) -> u32 {
         // SAFETY: the buffer is valid.
         unsafe { bindings::skb_headlen(self.raw()) }
     }
 
     /// The linear data.
+    #[inline]
     pub fn data(&self) -> &[u8] {
         // SAFETY: `data` points to `headlen` bytes of a valid buffer we own; nobody writes them
         // while we hold it (clones only read shared data).
@@ -126,6 +134,7 @@ impl SkBuff {
     /// assert_eq!(skb.len(), 60);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn pad_to(self, len: u32) -> Result<Self> {
         if self.len() >= len {
             return Ok(self);
@@ -141,6 +150,7 @@ impl SkBuff {
     }
 
     /// Frees a buffer that was used successfully. Safe in any context.
+    #[inline]
     pub fn consume(self) {
         // SAFETY: we own the buffer and give it up here.
         unsafe { bindings::dev_consume_skb_any(self.into_raw().as_ptr()) };
@@ -187,6 +197,7 @@ impl<'a> TxSkb<'a> {
     ///
     /// `skb` must be the buffer passed to a running `ndo_start_xmit`, which `'a` must not
     /// outlast, and no other `TxSkb<'a>` may be made.
+    #[inline]
     pub(crate) unsafe fn new(skb: SkBuff) -> Self {
         // INVARIANT: the caller's guarantee.
         Self {
@@ -196,21 +207,25 @@ impl<'a> TxSkb<'a> {
     }
 
     /// Gives the buffer back to the stack (for `NETDEV_TX_BUSY`).
+    #[inline]
     pub(crate) fn into_raw(self) -> NonNull<bindings::sk_buff> {
         self.skb.into_raw()
     }
 
     /// The length of the frame, in bytes.
+    #[inline]
     pub fn len(&self) -> u32 {
         self.skb.len()
     }
 
     /// Whether the frame is empty.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.skb.is_empty()
     }
 
     /// Pads the frame to `len` bytes ([`SkBuff::pad_to`]); on failure it is gone.
+    #[inline]
     pub fn pad_to(self, len: u32) -> Result<Self> {
         Ok(Self {
             skb: self.skb.pad_to(len)?,
@@ -221,6 +236,7 @@ impl<'a> TxSkb<'a> {
     /// Maps the (linear) frame for `dev` to read. On failure the buffer is handed back with
     /// the error; a nonlinear frame is refused with [`EINVAL`] (drivers that map one piece do
     /// not advertise scatter-gather, so the stack sends none).
+    #[inline]
     pub fn map(self, dev: &Device<Bound>) -> core::result::Result<TxMapping, (Self, Error)> {
         let len = self.skb.len();
         if len == 0 || len != self.skb.headlen() {
@@ -243,10 +259,46 @@ impl<'a> TxSkb<'a> {
         // INVARIANT: mapped just above, for reading by the device.
         Ok(TxMapping {
             skb: self.skb,
-            dev: ARef::from(&**dev),
+            dev: DevRef::new(dev),
             addr,
             len,
         })
+    }
+}
+
+/// The device a mapping was made for: a reference held for the mapping's life, and its address
+/// kept beside it, so the data path's DMA calls do not go through the reference (a call into
+/// the kernel crate's shared `ARef<Device>::deref` each).
+///
+/// # Invariants
+///
+/// `raw` is `_dev`'s `struct device`.
+struct DevRef {
+    /// Held only to keep the device alive: released when the mapping goes.
+    _dev: ARef<Device>,
+    raw: *mut bindings::device,
+}
+
+// SAFETY: `ARef<Device>` may be sent to another thread; `raw` is only its address, passed to C
+// functions that take a device from any thread while `_dev` keeps it alive.
+unsafe impl Send for DevRef {}
+// SAFETY: as for `Send`; `&DevRef` gives only the address.
+unsafe impl Sync for DevRef {}
+
+impl DevRef {
+    #[inline]
+    fn new(dev: &Device<Bound>) -> Self {
+        // INVARIANT: the address of the device the reference is taken on.
+        Self {
+            raw: dev.as_raw(),
+            _dev: ARef::from(&**dev),
+        }
+    }
+
+    /// The device's `struct device *`, valid while `self` is.
+    #[inline]
+    fn raw(&self) -> *mut bindings::device {
+        self.raw
     }
 }
 
@@ -257,23 +309,26 @@ impl<'a> TxSkb<'a> {
 /// `addr` is a live `DMA_TO_DEVICE` mapping, for `dev`, of the `len` bytes of `skb`'s data.
 pub struct TxMapping {
     skb: SkBuff,
-    dev: ARef<Device>,
+    dev: DevRef,
     addr: DmaAddr,
     len: u32,
 }
 
 impl TxMapping {
     /// The bus address of the frame.
+    #[inline]
     pub fn dma_addr(&self) -> DmaAddr {
         self.addr
     }
 
     /// The frame's length.
+    #[inline]
     pub fn len(&self) -> u32 {
         self.len
     }
 
     /// Whether the frame is empty (never: empty frames are not mapped).
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -281,6 +336,7 @@ impl TxMapping {
     /// Takes the software transmit timestamp, and hands the frame to PHY timestamping, if its
     /// socket asked for either (`skb_tx_timestamp`): call it as the frame goes to the device,
     /// before the device can complete it.
+    #[inline]
     pub fn tx_timestamp(&self) {
         // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it (the
         // clone shares the data, which the device only reads).
@@ -288,12 +344,13 @@ impl TxMapping {
     }
 
     /// Ends the mapping and returns the buffer; the device must be done with it.
+    #[inline]
     pub fn unmap(self) -> SkBuff {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
             bindings::dma_unmap_single(
-                this.dev.as_raw(),
+                this.dev.raw(),
                 this.addr,
                 this.len as usize,
                 bindings::dma_data_direction_DMA_TO_DEVICE,
@@ -312,7 +369,7 @@ impl Drop for TxMapping {
         // by the field's own drop.
         unsafe {
             bindings::dma_unmap_single(
-                self.dev.as_raw(),
+                self.dev.raw(),
                 self.addr,
                 self.len as usize,
                 bindings::dma_data_direction_DMA_TO_DEVICE,
@@ -339,16 +396,19 @@ pub struct RxFrame(SkBuff);
 
 impl RxFrame {
     /// The frame's length (after the Ethernet header).
+    #[inline]
     pub fn len(&self) -> u32 {
         self.0.len()
     }
 
     /// Whether the frame is empty after its Ethernet header.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The buffer, for the NAPI adapter.
+    #[inline]
     pub(crate) fn into_skb(self) -> SkBuff {
         self.0
     }
@@ -382,34 +442,40 @@ impl RxBuf {
     /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
     /// header after a 14-byte Ethernet header is 4-byte aligned. `None` if memory is short. Any
     /// context.
+    #[inline]
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
         // SAFETY: the device is valid; the function returns null or a new, owned buffer.
         let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
         NonNull::new(skb).map(Self::zeroed)
     }
 
+    #[inline]
     fn raw(&self) -> *mut bindings::sk_buff {
         self.0.raw()
     }
 
     /// Bytes of room after the data.
+    #[inline]
     pub fn tailroom(&self) -> u32 {
         // SAFETY: the buffer is valid.
         unsafe { bindings::skb_tailroom(self.raw()) }
     }
 
     /// The length of the data.
+    #[inline]
     pub fn len(&self) -> u32 {
         self.0.len()
     }
 
     /// Whether the buffer holds no data.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Copies `src` to the end of the data, extending it (`skb_put_data()`). [`EINVAL`] if
     /// there is not that much room.
+    #[inline]
     pub fn put_data(&mut self, src: &[u8]) -> Result {
         let n = u32::try_from(src.len()).map_err(|_| EINVAL)?;
         if n > self.tailroom() {
@@ -424,6 +490,7 @@ impl RxBuf {
     /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
     /// changing the length: for a device header written before the buffer is mapped (as an
     /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.
+    #[inline]
     pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
         let room = (self.0.headlen() + self.tailroom()) as usize;
         match offset.checked_add(src.len()) {
@@ -441,6 +508,7 @@ impl RxBuf {
     /// Maps the first `len` bytes of data and tailroom for `dev` to read and write (the CPU
     /// writes descriptors into them, the device writes frames). On failure the buffer is
     /// handed back with the error.
+    #[inline]
     pub fn map(
         self,
         dev: &Device<Bound>,
@@ -465,7 +533,7 @@ impl RxBuf {
         // INVARIANT: mapped just above.
         Ok(RxMapping {
             buf: self,
-            dev: ARef::from(&**dev),
+            dev: DevRef::new(dev),
             addr,
             len,
         })
@@ -476,6 +544,7 @@ impl RxBuf {
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
     /// address. [`EINVAL`] if the frame does not fit in the buffer or is shorter than an
     /// Ethernet header (the buffer is then dropped).
+    #[inline]
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
         if !self.0.is_empty()
             || len < bindings::ETH_HLEN
@@ -501,6 +570,7 @@ impl RxBuf {
     }
 
     /// The buffer as a plain [`SkBuff`] (no longer writable).
+    #[inline]
     pub fn into_skb(self) -> SkBuff {
         self.0
     }
@@ -514,27 +584,31 @@ impl RxBuf {
 /// buffer's data, which stays there (nobody moves the data of a buffer we own).
 pub struct RxMapping {
     buf: RxBuf,
-    dev: ARef<Device>,
+    dev: DevRef,
     addr: DmaAddr,
     len: u32,
 }
 
 impl RxMapping {
     /// The bus address of the data start.
+    #[inline]
     pub fn dma_addr(&self) -> DmaAddr {
         self.addr
     }
 
     /// The number of bytes mapped.
+    #[inline]
     pub fn len(&self) -> u32 {
         self.len
     }
 
     /// Whether no bytes are mapped (never true: mapping requires `len > 0`).
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    #[inline]
     fn check(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
             Some(end) if end <= self.len as usize => Ok(()),
@@ -544,6 +618,7 @@ impl RxMapping {
 
     /// Copies `out.len()` mapped bytes at `offset` out, synced for the CPU for the copy (see
     /// [`RxMapping::read_with`]).
+    #[inline]
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result {
         self.read_with(offset, out.len(), |v| {
             for (i, b) in out.iter_mut().enumerate() {
@@ -565,7 +640,7 @@ impl RxMapping {
         let a = self.addr + offset as DmaAddr;
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
-        unsafe { bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, len, dir) };
+        unsafe { bindings::dma_sync_single_for_cpu(self.dev.raw(), a, len, dir) };
         // INVARIANT: synced for the CPU until the sync back below, after `f` has returned.
         let view = CpuView {
             // SAFETY: as above; the pointer stays in the buffer we own.
@@ -575,11 +650,12 @@ impl RxMapping {
         };
         let r = f(&view);
         // SAFETY: as above; hands the bytes back to the device.
-        unsafe { bindings::dma_sync_single_for_device(self.dev.as_raw(), a, len, dir) };
+        unsafe { bindings::dma_sync_single_for_device(self.dev.raw(), a, len, dir) };
         Ok(r)
     }
 
     /// Writes `src` into the mapped bytes at `offset` and syncs them for the device.
+    #[inline]
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> Result {
         self.check(offset, src.len())?;
         let a = self.addr + offset as DmaAddr;
@@ -588,20 +664,21 @@ impl RxMapping {
         // SAFETY: as in `read_with`; the buffer is ours alone (an `RxBuf`), and CPU writes
         // between the two syncs reach the device.
         unsafe {
-            bindings::dma_sync_single_for_cpu(self.dev.as_raw(), a, n, dir);
+            bindings::dma_sync_single_for_cpu(self.dev.raw(), a, n, dir);
             core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.buf.raw()).data.add(offset), n);
-            bindings::dma_sync_single_for_device(self.dev.as_raw(), a, n, dir);
+            bindings::dma_sync_single_for_device(self.dev.raw(), a, n, dir);
         }
         Ok(())
     }
 
     /// Ends the mapping and returns the buffer; the device must be done with it.
+    #[inline]
     pub fn unmap(self) -> RxBuf {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
             bindings::dma_unmap_single(
-                this.dev.as_raw(),
+                this.dev.raw(),
                 this.addr,
                 this.len as usize,
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
@@ -620,7 +697,7 @@ impl Drop for RxMapping {
         // field's drop.
         unsafe {
             bindings::dma_unmap_single(
-                self.dev.as_raw(),
+                self.dev.raw(),
                 self.addr,
                 self.len as usize,
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
@@ -642,6 +719,7 @@ pub struct CpuView<'a> {
 
 impl CpuView<'_> {
     /// Byte `i`, or 0 past the end.
+    #[inline]
     pub fn u8(&self, i: usize) -> u8 {
         if i >= self.len {
             return 0;
@@ -651,7 +729,21 @@ impl CpuView<'_> {
     }
 
     /// The little-endian 16-bit value at `i`, or 0 past the end.
+    #[inline]
     pub fn le16(&self, i: usize) -> u16 {
-        u16::from_le_bytes([self.u8(i), self.u8(i + 1)])
+        self.bytes::<2>(i).map_or(0, u16::from_le_bytes)
+    }
+
+    /// The `N` bytes at `i`, in one volatile load of them all (a descriptor's fields at once,
+    /// not byte by byte), or `None` past the end.
+    pub fn bytes<const N: usize>(&self, i: usize) -> Option<[u8; N]> {
+        match i.checked_add(N) {
+            Some(end) if end <= self.len => {
+                // SAFETY: `i..i + N` is inside the synced range (type invariant, check above);
+                // `[u8; N]` has alignment 1 and every bit pattern is valid.
+                Some(unsafe { self.base.add(i).cast::<[u8; N]>().read_volatile() })
+            }
+            _ => None,
+        }
     }
 }

@@ -86,11 +86,13 @@ unsafe impl Backend for SpinLockIrqBackend {
         unsafe { bindings::__spin_lock_init(ptr, name, key) }
     }
 
+    #[inline]
     unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
         // SAFETY: the caller guarantees `ptr` points at a lock `init` initialised.
         unsafe { bindings::spin_lock_irqsave(ptr) }
     }
 
+    #[inline]
     unsafe fn unlock(ptr: *mut Self::State, flags: &Self::GuardState) {
         // SAFETY: the caller owns the lock (its guard holds `flags`, saved when it was taken).
         unsafe { bindings::spin_unlock_irqrestore(ptr, *flags) }

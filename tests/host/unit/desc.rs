@@ -3,7 +3,7 @@
 use crate::desc::{self, Body, CbCmd, ConfigParams};
 use crate::hw::Mac;
 
-fn bytes(b: &Body) -> Vec<u8> {
+fn bytes<const N: usize>(b: &Body<N>) -> Vec<u8> {
     b.words().iter().flat_map(|w| w.to_ne_bytes()).collect()
 }
 

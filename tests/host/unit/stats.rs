@@ -144,3 +144,23 @@ fn ethtool_names_are_e100cs_in_order() {
     assert_eq!(v[21], 9);
     assert_eq!(v[30], 2);
 }
+
+#[test]
+fn data_counters_add_and_snapshot() {
+    let c = stats::DataCounters::default();
+    stats::add(&c.rx_packets, 3);
+    stats::add(&c.rx_packets, 0);
+    stats::add(&c.rx_bytes, 1500);
+    stats::add(&c.tx_dropped, 1);
+    stats::add(&c.rx_over_length_errors, 2);
+    assert_eq!(
+        c.snapshot(),
+        SwCounters {
+            rx_packets: 3,
+            rx_bytes: 1500,
+            tx_dropped: 1,
+            rx_over_length_errors: 2,
+            ..Default::default()
+        }
+    );
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The benchmark command (README, "Benchmark"): both drivers on the same emulated i82559er, on a
+# kernel built from the same tree without the test kernel's run-time debugging
+# (scripts/kernel-bench.config), separate from the test command.
+#
+#   scripts/bench.sh [--count-only | --wall-only] [--rounds N] [--runs N] [--packets N] [--out DIR]
+#
+# Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
+# then e100 (ABAB...), on the same QEMU with the same pinning (the guest's QEMU on host CPU 1,
+# the host's iperf3 and scripts/bench/host.py on CPU 0), and runs scripts/bench/wall.sh: TCP
+# each way and both at once, UDP packets per second at 64 and 1472 bytes each way, ping RTT,
+# interrupts per packet and guest CPU per megabit, a UDP receive sweep with a 4x overload, and
+# a write-size sweep. Then two guests of the same driver over a QEMU dgram link (TCP each way,
+# scripts/bench/wallpair.sh), and one guest on the harness QEMU with its wire timed at 100 Mb/s
+# full duplex (TCP each way). scripts/bench/report.py gives each metric's median and spread
+# per driver and the e100_rs/e100 ratio with a bootstrap confidence interval and a
+# Mann-Whitney test (scipy), and draws the charts (matplotlib).
+#
+# Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
+# thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
+# package the harness QEMU comes from), runs fixed workloads (scripts/bench/count.sh: N
+# datagrams of 1400 and 64 bytes each way, N/10 pings, 10 s idle), and scripts/bench/insns.py
+# turns the counts into instructions per packet: in the driver's module, the Rust helpers, the
+# rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed;
+# the two runs show how well they repeat.
+#
+# Results go to DIR (default results/bench-DATE in the repo): the command line, the logs, one
+# JSON per count run, summary.md and the charts (PNG).
+set -euo pipefail
+export E100_RS_KVARIANT=bench
+LOG_TAG=bench
+. "$(dirname "$0")/common.sh"
+
+count_only=0 wall_only=0 rounds=5 runs=2 packets=4000 out=""
+cmdline="scripts/bench.sh $*"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--count-only) count_only=1; shift ;;
+	--wall-only) wall_only=1; shift ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
+	--packets) packets=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+[ -n "$out" ] || out="$REPO/results/bench-$(date -u +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+echo "$cmdline" >"$out/command"
+t0=$(date +%s)
+
+"$REPO/scripts/deps.sh" --bench
+log "kernel (bench: $KSRC)"
+"$REPO/scripts/build-kernel.sh"
+log "module"
+mod=$CACHE/bench/module
+rm -rf "$mod"
+mkdir -p "$mod"
+cp "$REPO"/*.rs "$REPO/Kbuild" "$REPO/Makefile" "$mod/"
+make -C "$mod" KDIR="$KSRC" >"$out/module-build.log" 2>&1 || die "module build failed: $out/module-build.log"
+log "initramfs"
+"$REPO/scripts/initramfs.sh" "$INITRD" "$mod/e100_rs.ko"
+log "harness QEMU (its source gives the plugin header)"
+"$REPO/scripts/build-qemu.sh" >"$out/harness-qemu.path"
+plugin=$CACHE/bench/insncount.so
+gcc -shared -fPIC -O2 -Wall -Werror -I"$CACHE/qemu/src/include/qemu" \
+	$(pkg-config --cflags glib-2.0) -o "$plugin" "$REPO/scripts/bench/insncount.c" \
+	$(pkg-config --libs glib-2.0)
+cp "$KSRC/System.map" "$out/System.map"
+size "$mod/e100_rs.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$KSRC/drivers/net/mii.ko" >"$out/sizes.txt"
+
+# The host side of the workloads, on 127.0.0.1 (the guest reaches it as 10.0.2.2).
+port=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+taskset -c 0 python3 "$REPO/scripts/bench/host.py" "$port" >"$out/host.log" 2>&1 &
+hpid=$!
+trap 'kill $hpid 2>/dev/null || true' EXIT
+
+# count DRIVER RUN: one instruction-count boot.
+count() {
+	local d=$1 r=$2 base="$out/count-$1-$2"
+	log "instruction counts: $d, run $r"
+	"$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
+		--smp 1 --timeout 900 --log "$base.log" \
+		--qemu-arg -accel --qemu-arg tcg,thread=single \
+		--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts" \
+		--append "e100test.bport=$port e100test.bcount=$packets"
+	grep -q '@@BENCH DONE' "$base.log" || die "$d run $r did not finish: $base.log"
+	python3 "$REPO/scripts/bench/insns.py" --counts "$base.counts" --log "$base.log" \
+		--system-map "$out/System.map" --driver "$d" --json "$base.json" >"$base.txt"
+	gzip -f "$base.counts"
+}
+if [ "$wall_only" -eq 0 ]; then
+	for r in $(seq 1 "$runs"); do
+		count e100_rs "$r"
+		count e100 "$r"
+	done
+fi
+
+# --- wall-clock rounds ---------------------------------------------------------------------
+free_tcp() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_udp() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# wall DRIVER ROUND: one single-guest round (and, on the harness QEMU, the timed wire).
+wall() {
+	local d=$1 r=$2 base="$out/wall-$1-$2" iport
+	iport=$(free_tcp)
+	taskset -c 0 iperf3 -s -B 127.0.0.1 -p "$iport" >"$base.iperf3.log" 2>&1 &
+	local ipid=$!
+	sleep 0.5
+	log "round $r: $d"
+	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
+		--mac 52:54:00:12:34:56 --smp 1 --timeout 900 --log "$base.log" \
+		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full"
+	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
+	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
+		--mac 52:54:00:12:34:56 --smp 1 --timeout 300 --log "$base-wire.log" \
+		--qemu "$hqemu" --nic-props wire-timing=on \
+		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=wire"
+	grep -q '@@BENCH DONE' "$base-wire.log" || log "warning: $d round $r (wire) did not finish: $base-wire.log"
+	kill "$ipid" 2>/dev/null || true
+	wait "$ipid" 2>/dev/null || true
+	# Two guests of this driver over a dgram link on 127.0.0.1, one host CPU each.
+	local pa pb spid
+	pa=$(free_udp)
+	pb=$(free_udp)
+	taskset -c 0 "$REPO/scripts/qemu-run.sh" --suite bench-wallpair --driver "$d" \
+		--mac 52:54:00:12:34:01 --smp 1 --timeout 300 --log "$base-pair-server.log" \
+		--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb" \
+		--append "e100test.role=server" &
+	spid=$!
+	for _ in $(seq 300); do
+		grep -aq '^@@BOOTED' "$base-pair-server.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wallpair --driver "$d" \
+		--mac 52:54:00:12:34:02 --smp 1 --timeout 300 --log "$base-pair-client.log" \
+		--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pb,remote.type=inet,remote.host=127.0.0.1,remote.port=$pa" \
+		--append "e100test.role=client" || true
+	wait "$spid" || true
+	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
+}
+if [ "$count_only" -eq 0 ]; then
+	hqemu=$(cat "$out/harness-qemu.path")
+	for r in $(seq 1 "$rounds"); do
+		wall e100_rs "$r"
+		wall e100 "$r"
+	done
+fi
+# Debian's python3, which has the numpy, scipy and matplotlib packages (not a python3 that
+# may come first on PATH).
+/usr/bin/python3 "$REPO/scripts/bench/report.py" "$out" >"$out/summary.md"
+rm -f "$out/System.map"
+cat "$out/summary.md"
+log "done in $(($(date +%s) - t0)) s: $out"

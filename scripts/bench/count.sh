@@ -1,0 +1,65 @@
+#!/bin/sh
+# The benchmark's instruction-count guest (scripts/bench.sh --count): fixed workloads, each
+# bracketed by the insncount plugin's markers, with what the driver counted around them.
+#
+#   @@BENCH SYMS <module> <section> <address>   where a module's sections were loaded
+#   @@BENCH KSYM <address> <type> <name> [<module>]   the module symbols (/proc/kallsyms)
+#   @@BENCH PHASE <mark> <name> <packets> tx=<n> rx=<n> irq=<n> <what the tool said>
+# shellcheck disable=SC1091
+. /tests/lib.sh
+
+drv=$DRIVER
+HOST=10.0.2.2
+PORT=$(arg e100test.bport)
+N=$(arg e100test.bcount)
+[ -n "$N" ] || N=4000
+# Received datagrams come 2.5 ms apart: each is taken alone (one interrupt, one NAPI poll), so
+# the counts do not depend on how the host's and the guest's timing happen to batch them.
+GAP=2500
+
+load_driver "$drv" || { echo "@@BENCH ERROR insmod $drv failed"; exit 1; }
+ifc=$(nic_if)
+ip link set lo up
+ip addr add 10.0.2.15/24 dev "$ifc"
+ip link set "$ifc" up
+wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
+	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
+
+for m in e100_rs e100 mii; do
+	[ -d "/sys/module/$m/sections" ] || continue
+	for sec in .text .data .bss .rodata; do
+		[ -r "/sys/module/$m/sections/$sec" ] && echo "@@BENCH SYMS $m $sec $(cat "/sys/module/$m/sections/$sec")"
+	done
+done
+grep -E '\[(e100_rs|e100|mii)\]$' /proc/kallsyms | sed 's/^/@@BENCH KSYM /'
+# The kernel's own symbols come from System.map on the host: check that they match.
+echo "@@BENCH KBASE $(awk '$3 == "_stext" {print $1}' /proc/kallsyms)"
+
+st() { cat "/sys/class/net/$ifc/statistics/$1"; }
+irqs() { awk -v i="$ifc:" '$NF == i || $NF == substr(i, 1, length(i) - 1) {s = 0; for (k = 2; k < NF; k++) if ($k ~ /^[0-9]+$/) s += $k; print s}' /proc/interrupts; }
+# phase MARK NAME COMMAND...: run COMMAND (which places markers 0 and MARK itself, or is
+# bracketed here), and report the driver's packet and interrupt counts around it.
+phase() {
+	m=$1 name=$2
+	shift 2
+	t0=$(st tx_packets) r0=$(st rx_packets) i0=$(irqs)
+	out=$("$@" 2>&1 | tail -1)
+	t1=$(st tx_packets) r1=$(st rx_packets) i1=$(irqs)
+	echo "@@BENCH PHASE $m $name tx=$((t1 - t0)) rx=$((r1 - r0)) irq=$((i1 - i0)) $out"
+}
+marked() { # marked MARK COMMAND...: markers around COMMAND, from this shell
+	m=$1
+	shift
+	mark 0
+	"$@"
+	mark "$m"
+}
+
+sleep 1
+phase 1 tx-1400 env UDPB_MARK=1 udpb send "$HOST" "$PORT" "$N" 1400
+phase 2 tx-64 env UDPB_MARK=2 udpb send "$HOST" "$PORT" "$N" 64
+phase 3 rx-1400 env UDPB_MARK=3 udpb fetch "$HOST" "$PORT" "$N" 1400 "$GAP"
+phase 4 rx-64 env UDPB_MARK=4 udpb fetch "$HOST" "$PORT" "$N" 64 "$GAP"
+phase 5 ping marked 5 ping -q -c $((N / 10)) -i 0.01 "$HOST"
+phase 6 idle-10s marked 6 sleep 10
+echo "@@BENCH DONE"

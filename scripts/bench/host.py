@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The benchmark's host side of scripts/bench/udpb.c, on 127.0.0.1 only.
+
+    host.py PORT        serve until killed
+
+A datagram "fetch COUNT SIZE GAP_US" is answered with COUNT datagrams of SIZE bytes (64 at
+least), sent to its source GAP_US microseconds apart (on a fixed schedule: a late one does not
+shift the rest), from a thread of its own, then a trailer "end COUNT SECONDS". "report" is
+answered with "report N": the sink datagrams counted from that source since its last report.
+Any other datagram is a sink's: counted, never answered. Each fetch and each second with sink
+traffic is logged on stdout.
+"""
+import socket
+import sys
+import threading
+import time
+
+
+def serve_fetch(sock, peer, count, size, gap):
+    payload = bytes([0xA5]) * size
+    t0 = time.monotonic()
+    for i in range(count):
+        delay = t0 + i * gap - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        try:
+            sock.sendto(payload, peer)
+        except OSError as e:  # a full socket buffer on the host: the datagram is lost here
+            print(f"fetch {peer}: send {i}: {e}", flush=True)
+    took = time.monotonic() - t0
+    # The trailer (3 times: it may be lost like any datagram): what was sent, in how long.
+    # Under 64 bytes, and a fetch's datagrams are asked for at 64 bytes or more.
+    for _ in range(3):
+        time.sleep(0.05)
+        sock.sendto(f"end {count} {took:.6f}".encode(), peer)
+    print(f"fetch {peer}: {count} x {size} B in {took:.3f} s", flush=True)
+
+
+def main():
+    port = int(sys.argv[1])
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    sock.bind(("127.0.0.1", port))
+    sink, last = 0, time.monotonic()
+    per_peer = {}  # sink datagrams per source, until it asks for "report"
+    while True:
+        data, peer = sock.recvfrom(65536)
+        words = data.split()
+        if len(words) == 4 and words[0] == b"fetch":
+            count, size, gap = (int(w) for w in words[1:])
+            size = max(size, 64)
+            threading.Thread(target=serve_fetch, args=(sock, peer, count, size, gap / 1e6),
+                             daemon=True).start()
+            continue
+        if data == b"report":
+            sock.sendto(f"report {per_peer.pop(peer, 0)}".encode(), peer)
+            continue
+        per_peer[peer] = per_peer.get(peer, 0) + 1
+        sink += 1
+        if time.monotonic() - last >= 1:
+            print(f"sink: {sink} datagrams", flush=True)
+            last = time.monotonic()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Instructions per packet from scripts/bench/insncount.c's counts.
+
+    insns.py --counts FILE --log GUEST_LOG --system-map System.map --driver e100_rs|e100
+             [--json OUT] [--top N]
+
+The plugin's FILE has a section per marker ("@mark N" ... "@end N": "address length count"
+lines, count = instructions); the guest's log has the driver's packet counts per phase
+("@@BENCH PHASE N name tx=.. rx=.. irq=..") and the driver modules' symbols ("@@BENCH KSYM").
+Each block is attributed by its first address to the symbol that contains it:
+
+  driver   the driver's module text: e100_rs.ko, or e100.ko and mii.ko
+  helpers  rust_helper_* in the kernel (the C shims the Rust code calls)
+  kcrate   the rest of the Rust code in the kernel (the kernel crate, core, alloc)
+  kernel   every instruction above 0xffff800000000000 (the three above included)
+  user     the rest (the workload's process, the shell)
+
+Per phase: each group's instructions per packet (the phase's packets: tx for a transmit phase,
+rx for a receive phase, both for ping), per interrupt, and the driver's top symbols.
+"""
+import argparse
+import bisect
+import json
+import re
+import subprocess
+import sys
+
+KERNEL_BASE = 0xFFFF800000000000
+IRQ_RE = re.compile(r"e100_intr\b|::interrupt\b|irq_handler|handle_irq")
+
+
+def load_symbols(system_map, log):
+    syms = []  # (address, name, module or "")
+    with open(system_map) as f:
+        for line in f:
+            a, t, name = line.split()[:3]
+            if t in "tTwW":
+                syms.append((int(a, 16), name, ""))
+    kbase = None
+    phases, sections = {}, {}
+    with open(log, errors="replace") as f:
+        for line in f:
+            if "@@BENCH " not in line:
+                continue
+            w = line[line.index("@@BENCH ") + 8:].split()
+            if w[0] == "KSYM" and len(w) >= 4 and w[2] in "tTwW":
+                syms.append((int(w[1], 16), w[3], w[4].strip("[]") if len(w) > 4 else ""))
+            elif w[0] == "KBASE" and len(w) > 1:
+                kbase = int(w[1], 16)
+            elif w[0] == "SYMS":
+                sections.setdefault(w[1], {})[w[2]] = int(w[3], 16)
+            elif w[0] == "PHASE":
+                kv = dict(x.split("=", 1) for x in w[3:6])
+                phases[int(w[1])] = {"name": w[2], **{k: int(v) for k, v in kv.items()},
+                                     "tool": " ".join(w[6:])}
+    smap_stext = next((a for a, n, m in syms if n == "_stext" and not m), None)
+    if kbase is not None and smap_stext is not None and kbase != smap_stext:
+        sys.exit(f"insns.py: the guest's _stext {kbase:x} is not System.map's {smap_stext:x} (KASLR?)")
+    syms.sort()
+    return syms, phases, sections
+
+
+def group_of(name, module, driver_mods):
+    if module:
+        return "driver" if module in driver_mods else "other-module"
+    if name.startswith("rust_helper_"):
+        return "helpers"
+    if name.startswith("_R"):
+        return "kcrate"
+    return "kernel-c"
+
+
+def demangle(names):
+    if not names:
+        return {}
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return {n: n for n in names}
+    # Drop the crates' disambiguators ("kernel[5f2e...]::") and generic noise.
+    return {n: re.sub(r"\[[0-9a-f]+\]", "", d) for n, d in zip(names, out)}
+
+
+def read_counts(path):
+    marks, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("@mark "):
+                cur = marks.setdefault(int(line.split()[1]), {})
+            elif line.startswith("@end "):
+                cur = None
+            elif cur is not None:
+                a, n, c = line.split()
+                a = int(a, 16)
+                cur[a] = cur.get(a, 0) + int(c)
+    return marks
+
+
+def packets(ph):
+    """What a phase's counts are divided by: its packets, or for idle-Ns its seconds."""
+    n = ph["name"]
+    m = re.match(r"idle-(\d+)s$", n)
+    if m:
+        return int(m.group(1))
+    if n.startswith("tx"):
+        return ph["tx"]
+    if n.startswith("rx"):
+        return ph["rx"]
+    return ph["tx"] + ph["rx"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--counts", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--system-map", required=True)
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--json")
+    ap.add_argument("--top", type=int, default=8)
+    a = ap.parse_args()
+    driver_mods = {"e100_rs"} if a.driver == "e100_rs" else {"e100", "mii"}
+    syms, phases, sections = load_symbols(a.system_map, a.log)
+    addrs = [s[0] for s in syms]
+    marks = read_counts(a.counts)
+    result = {"driver": a.driver, "phases": {}}
+    for m, ph in sorted(phases.items()):
+        counts = marks.get(m)
+        if counts is None:
+            print(f"phase {m} {ph['name']}: no counts from the plugin", file=sys.stderr)
+            continue
+        groups = {"driver": 0, "helpers": 0, "kcrate": 0, "kernel": 0, "user": 0}
+        by_sym, sym_group = {}, {}
+        for addr, c in counts.items():
+            if addr < KERNEL_BASE:
+                groups["user"] += c
+                continue
+            groups["kernel"] += c
+            i = bisect.bisect_right(addrs, addr) - 1
+            if i < 0:
+                continue
+            _, name, mod = syms[i]
+            g = group_of(name, mod, driver_mods)
+            if g in groups:
+                groups[g] += c
+            if g in ("driver", "helpers", "kcrate"):
+                by_sym[name] = by_sym.get(name, 0) + c
+                sym_group[name] = g
+        n = packets(ph)
+        names = demangle(list(by_sym))
+        top = sorted(by_sym.items(), key=lambda kv: -kv[1])[: a.top]
+        # The interrupt path: the driver's hard-interrupt handler (e100_intr; e100_rs's
+        # Nic::interrupt and the abstraction's trampoline), per interrupt.
+        irq_insns = sum(c for s, c in by_sym.items()
+                        if sym_group[s] == "driver" and IRQ_RE.search(names.get(s, s)))
+        result["phases"][ph["name"]] = {
+            "packets": n, "unit": "second" if ph["name"].startswith("idle") else "packet",
+            "tx": ph["tx"], "rx": ph["rx"], "irq": ph["irq"], "tool": ph["tool"],
+            "instructions": groups,
+            "irq_handler_per_irq": irq_insns / ph["irq"] if ph["irq"] else None,
+            "per_packet": {g: (v / n if n else None) for g, v in groups.items()},
+            "top": [{"symbol": names.get(s, s), "group": sym_group[s],
+                     "per_packet": c / n if n else None, "instructions": c} for s, c in top],
+        }
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=1)
+    for name, r in result["phases"].items():
+        pp = r["per_packet"]
+        ih = r["irq_handler_per_irq"]
+        print(f"{a.driver} {name}: {r['packets']} {r['unit']}s, {r['irq']} interrupts"
+              + (f" ({ih:,.0f} instructions each in the handler)" if ih else "")
+              + f"; per {r['unit']}: "
+              + ", ".join(f"{g} {v:,.0f}" for g, v in pp.items() if v is not None))
+        for t in r["top"]:
+            print(f"    {t['per_packet']:10,.1f}  {t['group']:7}  {t['symbol'][:110]}")
+
+
+if __name__ == "__main__":
+    main()

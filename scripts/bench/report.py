@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""summary.md for a scripts/bench.sh results folder.
+
+    report.py DIR
+
+Reads DIR/count-DRIVER-RUN.json (scripts/bench/insns.py), DIR/sizes.txt and DIR/command, and
+writes Markdown on stdout: instructions per packet per phase and group for both drivers (the
+median of the runs, and how far the runs are apart), the ratio e100_rs / e100, the top symbols
+of each driver, and the module sizes.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+GROUPS = [("driver", "driver module"), ("helpers", "Rust helpers"),
+          ("kcrate", "kernel's Rust code"), ("kernel", "whole kernel")]
+
+
+def load_counts(d):
+    runs = {}
+    for p in sorted(glob.glob(os.path.join(d, "count-*-*.json"))):
+        m = re.match(r"count-(.+)-(\d+)\.json$", os.path.basename(p))
+        with open(p) as f:
+            runs.setdefault(m.group(1), []).append(json.load(f))
+    return runs
+
+
+def spread(vals):
+    """Largest relative distance between runs, in percent of their median."""
+    med = statistics.median(vals)
+    return 100 * (max(vals) - min(vals)) / med if med else 0.0
+
+
+def load_wall(d):
+    """{metric: {driver: [value per round, in round order]}} from the wall-clock logs."""
+    vals, errors = {}, []
+    for p in sorted(glob.glob(os.path.join(d, "wall-*-*.log")),
+                    key=lambda p: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", p)]):
+        m = re.match(r"wall-(e100_rs|e100)-(\d+)", os.path.basename(p))
+        if not m:
+            continue
+        with open(p, errors="replace") as f:
+            for line in f:
+                if "@@BENCH M " in line:
+                    w = line[line.index("@@BENCH M ") + 10:].split()
+                    try:
+                        vals.setdefault(w[0], {}).setdefault(m.group(1), []).append(float(w[1]))
+                    except (IndexError, ValueError):
+                        pass
+                elif "@@BENCH ERROR" in line:
+                    errors.append(f"{os.path.basename(p)}: {line.strip()}")
+    return vals, errors
+
+
+def ratio_ci(a, b, n=10000, seed=1):
+    """Bootstrap 95% interval of median(a) / median(b), resampling each within itself."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    a, b = np.asarray(a), np.asarray(b)
+    ra = np.median(rng.choice(a, (n, len(a))), axis=1)
+    rb = np.median(rng.choice(b, (n, len(b))), axis=1)
+    ok = rb != 0
+    r = ra[ok] / rb[ok]
+    return float(np.percentile(r, 2.5)), float(np.percentile(r, 97.5))
+
+
+def wall_table(vals):
+    from scipy.stats import mannwhitneyu
+    out = ["| metric | e100 median [min-max] | e100_rs median [min-max] | e100_rs / e100 | 95% CI "
+           "(bootstrap) | Mann-Whitney p |", "|---|---:|---:|---:|---|---:|"]
+    for name in vals:
+        c, rs = vals[name].get("e100", []), vals[name].get("e100_rs", [])
+        cell = lambda v: (f"{statistics.median(v):.4g} [{min(v):.4g}-{max(v):.4g}] (n={len(v)})"
+                          if v else "-")
+        if c and rs and statistics.median(c) != 0:
+            ratio = f"{statistics.median(rs) / statistics.median(c):.3f}"
+            lo, hi = ratio_ci(rs, c)
+            ci = f"{lo:.3f}-{hi:.3f}"
+            p = f"{mannwhitneyu(rs, c, alternative='two-sided').pvalue:.3f}" if min(len(c), len(rs)) > 1 else "-"
+        else:
+            ratio, ci, p = "-", "-", "-"
+        out.append(f"| {name} | {cell(c)} | {cell(rs)} | {ratio} | {ci} | {p} |")
+    return out
+
+
+def charts(d, vals, runs):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    made = []
+    tput = [m for m in ("tcp-tx-mbps", "tcp-rx-mbps", "bidir-tx-mbps", "bidir-rx-mbps",
+                        "pair-tx-mbps", "pair-rx-mbps", "wire-tcp-tx-mbps", "wire-tcp-rx-mbps")
+            if m in vals]
+    if tput:
+        fig, axes = plt.subplots(1, len(tput), figsize=(3 * len(tput), 3.2), squeeze=False)
+        for ax, m in zip(axes[0], tput):
+            for drv, mk in (("e100", "o"), ("e100_rs", "s")):
+                v = vals[m].get(drv, [])
+                ax.plot(range(1, len(v) + 1), v, marker=mk, label=drv)
+            ax.set_title(m, fontsize=9)
+            ax.set_xlabel("round")
+            ax.set_ylim(bottom=0)
+        axes[0][0].set_ylabel("Mbit/s")
+        axes[0][0].legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "throughput.png"), dpi=90)
+        made.append("throughput.png")
+    if runs:
+        phases = [p for p in runs.get("e100_rs", [{}])[0].get("phases", {}) if not p.startswith("idle")]
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        width = 0.38
+        for k, drv in enumerate(("e100", "e100_rs")):
+            if drv not in runs:
+                continue
+            bottom = [0.0] * len(phases)
+            for g, label in GROUPS[:3]:
+                v = [statistics.median(r["phases"][p]["per_packet"][g] or 0 for r in runs[drv])
+                     for p in phases]
+                if not any(v):
+                    continue
+                ax.bar([i + (k - 0.5) * width for i in range(len(phases))], v, width,
+                       bottom=bottom, label=f"{drv}: {label}")
+                bottom = [b + x for b, x in zip(bottom, v)]
+        ax.set_xticks(range(len(phases)))
+        ax.set_xticklabels(phases)
+        ax.set_ylabel("instructions per packet")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "instructions.png"), dpi=90)
+        made.append("instructions.png")
+    return made
+
+
+def main():
+    d = sys.argv[1]
+    out = []
+    cmd = open(os.path.join(d, "command")).read().strip() if os.path.exists(
+        os.path.join(d, "command")) else "?"
+    out.append(f"Produced by `{cmd}`.\n")
+    runs = load_counts(d)
+    if runs:
+        nruns = min(len(v) for v in runs.values())
+        out.append("### Instructions per packet (insncount plugin, exact counts)\n")
+        out.append(f"Median of {nruns} runs per driver; 'apart' is the largest difference "
+                   "between runs in percent. The driver module is e100_rs.ko, or e100.ko + "
+                   "mii.ko; the whole kernel includes the driver.\n")
+        out.append("| phase | counted | e100 | e100_rs | e100_rs / e100 | apart (e100, e100_rs) |")
+        out.append("|---|---|---:|---:|---:|---|")
+        phases = list(runs.get("e100_rs", runs.get("e100"))[0]["phases"])
+        for ph in phases:
+            for g, label in GROUPS:
+                vals = {}
+                for drv in ("e100", "e100_rs"):
+                    v = [r["phases"][ph]["per_packet"][g] for r in runs.get(drv, [])
+                         if ph in r["phases"] and r["phases"][ph]["per_packet"][g] is not None]
+                    vals[drv] = v
+                if g in ("helpers", "kcrate") and not any(vals["e100_rs"]):
+                    continue
+                c = statistics.median(vals["e100"]) if vals["e100"] else None
+                rs = statistics.median(vals["e100_rs"]) if vals["e100_rs"] else None
+                ratio = f"{rs / c:.2f}" if c and rs is not None else "-"
+                apart = ", ".join(f"{spread(vals[k]):.2f}%" if len(vals[k]) > 1 else "-"
+                                  for k in ("e100", "e100_rs"))
+                fmt = lambda x: f"{x:,.0f}" if x is not None else "-"
+                out.append(f"| {ph} | {label} | {fmt(c)} | {fmt(rs)} | {ratio} | {apart} |")
+        out.append("")
+        for drv in ("e100", "e100_rs"):
+            if drv not in runs:
+                continue
+            out.append(f"### Top symbols, {drv} (run 1, instructions per packet)\n")
+            for ph, r in runs[drv][0]["phases"].items():
+                top = ", ".join(f"`{t['symbol'][:70]}` {t['per_packet']:,.0f}"
+                                for t in r["top"][:6])
+                out.append(f"- **{ph}** ({r['packets']} {r.get('unit', 'packet')}s, {r['irq']} interrupts): {top}")
+            out.append("")
+    vals, errors = load_wall(d)
+    if vals:
+        out.append("### Wall-clock rounds\n")
+        out.append("Each round boots each driver once (e100_rs, then e100), same QEMU and pinning. "
+                   "QEMU is not rate limited: these figures measure emulation plus driver cost, "
+                   "on this machine.\n")
+        out.extend(wall_table(vals))
+        out.append("")
+    if errors:
+        out.append("Errors reported by the guests:\n")
+        out.extend(f"- {e}" for e in errors)
+        out.append("")
+    for png in charts(d, vals, runs):
+        out.append(f"![{png}]({png})\n")
+    sz = os.path.join(d, "sizes.txt")
+    if os.path.exists(sz):
+        out.append("### Module sizes (`size`)\n")
+        out.append("```")
+        out.append(open(sz).read().strip())
+        out.append("```")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+#!/bin/sh
+# One wall-clock round of the benchmark (scripts/bench.sh): the guest's side. Every figure is a
+# line "@@BENCH M <metric> <value>"; the host collects them per driver and round.
+#
+# Host services on 127.0.0.1, reached as 10.0.2.2: iperf3 -s on e100test.iperf, and
+# scripts/bench/host.py on e100test.bport. e100test.bmode: "full" (the user-network round) or
+# "wire" (on the harness QEMU with its wire timed at 100 Mb/s full duplex: TCP each way only).
+# shellcheck disable=SC1091
+. /tests/lib.sh
+
+drv=$DRIVER
+HOST=10.0.2.2
+IPORT=$(arg e100test.iperf)
+BPORT=$(arg e100test.bport)
+MODE=$(arg e100test.bmode)
+T=5
+
+load_driver "$drv" || { echo "@@BENCH ERROR insmod $drv failed"; exit 1; }
+ifc=$(nic_if)
+ip link set lo up
+ip addr add 10.0.2.15/24 dev "$ifc"
+ip link set "$ifc" up
+wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
+	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
+sleep 1
+
+m() { echo "@@BENCH M $1 $2"; }
+st() { cat "/sys/class/net/$ifc/statistics/$1"; }
+irqs() { awk -v i="$ifc" '$NF == i {s = 0; for (k = 2; k < NF; k++) if ($k ~ /^[0-9]+$/) s += $k; print s}' /proc/interrupts; }
+busy() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # user nice system irq softirq
+HZ_MS=$(awk 'BEGIN{print 10}') # USER_HZ is 100: one jiffy of /proc/stat is 10 ms
+snap() { s_tx=$(st tx_packets) s_rx=$(st rx_packets) s_tb=$(st tx_bytes) s_rb=$(st rx_bytes) s_i=$(irqs) s_c=$(busy); }
+# cost NAME: interrupts per packet and guest CPU milliseconds per megabit since the last snap.
+cost() {
+	p=$(($(st tx_packets) - s_tx + $(st rx_packets) - s_rx))
+	b=$(($(st tx_bytes) - s_tb + $(st rx_bytes) - s_rb))
+	i=$(($(irqs) - s_i))
+	c=$(($(busy) - s_c))
+	awk -v n="$1" -v p="$p" -v b="$b" -v i="$i" -v c="$c" -v hz="$HZ_MS" 'BEGIN {
+		if (p > 0) printf "@@BENCH M %s-irq-per-packet %.4f\n", n, i / p
+		if (b > 0) printf "@@BENCH M %s-cpu-ms-per-mbit %.4f\n", n, c * hz / (b * 8 / 1e6) }'
+}
+# tcp NAME ARGS...: one iperf3 run (guest is the client), its receiver rate and costs.
+tcp() {
+	n=$1
+	shift
+	snap
+	out=$(iperf3 -c "$HOST" -p "$IPORT" -t "$T" -f m "$@" 2>&1)
+	r=$(iperf_rate "$out")
+	[ -n "$r" ] && m "$n-mbps" "$r" || echo "@@BENCH ERROR $n: $(echo "$out" | tail -2 | tr '\n' ' ')"
+	cost "$n"
+}
+
+# On the timed wire the metrics are named wire-*.
+P=""
+[ "$MODE" = wire ] && P=wire-
+tcp "${P}tcp-tx"
+sleep 1
+tcp "${P}tcp-rx" -R
+if [ "$MODE" = wire ]; then
+	echo "@@BENCH DONE"
+	exit 0
+fi
+sleep 1
+
+# Both ways at once: each direction's receiver rate.
+out=$(iperf3 -c "$HOST" -p "$IPORT" -t "$T" -f m --bidir 2>&1)
+tx=$(echo "$out" | grep -E '\[TX-C\].* receiver$' | tail -1 | awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}')
+rx=$(echo "$out" | grep -E '\[RX-C\].* receiver$' | tail -1 | awk '{for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i-1)}')
+[ -n "$tx" ] && m bidir-tx-mbps "$tx"
+[ -n "$rx" ] && m bidir-rx-mbps "$rx"
+[ -n "$tx$rx" ] || echo "@@BENCH ERROR bidir: $(echo "$out" | tail -2 | tr '\n' ' ')"
+sleep 1
+
+# UDP packets per second, a fixed count each way at 64 and 1472 bytes of payload.
+for size in 64 1472; do
+	out=$(udpb send "$HOST" "$BPORT" 20000 "$size")
+	# "udpb sent N bytes B in T s host H"
+	echo "$out" | awk -v s="$size" '{ if ($7 > 0) printf "@@BENCH M udp-tx-%s-sender-pps %.0f\n", s, $3 / $7
+		if ($10 >= 0 && $3 > 0) printf "@@BENCH M udp-tx-%s-host-received-pct %.2f\n", s, 100 * $10 / $3 }'
+	sleep 1
+	# "udpb received N bytes B in T s sent S in U s"
+	out=$(udpb fetch "$HOST" "$BPORT" 20000 "$size" 0 1000)
+	echo "$out" | awk -v s="$size" '{ if ($7 > 0) printf "@@BENCH M udp-rx-%s-receiver-pps %.0f\n", s, $3 / $7
+		if ($12 > 0) printf "@@BENCH M udp-rx-%s-sender-pps %.0f\n", s, $10 / $12
+		if ($10 > 0) printf "@@BENCH M udp-rx-%s-received-pct %.2f\n", s, 100 * $3 / $10 }'
+	sleep 1
+done
+
+# Round-trip times: 200 pings 20 ms apart.
+ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
+	awk '{v[NR] = $1} END { if (NR) { printf "@@BENCH M ping-p50-ms %s\n@@BENCH M ping-p99-ms %s\n", v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5)] } }'
+
+# The UDP receive sweep: 1400-byte datagrams offered at rising rates for 3 s each; the highest
+# rate delivered without loss (at most 0.1% missing), then what is delivered at 4 times it.
+best=0 peak=0
+for rate in 2 5 10 20 30 40 60 80; do
+	gap=$((1400 * 8 / rate))
+	count=$((rate * 1000000 * 3 / (1400 * 8)))
+	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
+	got=$(echo "$out" | awk '{print $3}')
+	m "udp-sweep-$rate-delivered-pct" "$(awk -v g="$got" -v c="$count" 'BEGIN{printf "%.2f", 100 * g / c}')"
+	# Delivered to the application, Mbit/s (from the first datagram to the last).
+	mb=$(echo "$out" | awk '{ if ($7 > 0) printf "%.2f", $5 * 8 / $7 / 1e6; else print 0 }')
+	peak=$(awk -v a="$peak" -v b="$mb" 'BEGIN{print (b > a ? b : a)}')
+	if [ "$((got * 1000))" -ge "$((count * 999))" ]; then best=$rate; fi
+	sleep 1
+done
+m udp-lossless-mbps "$best"
+m udp-peak-delivered-mbps "$peak"
+if [ "$best" -gt 0 ]; then
+	rate=$((best * 4))
+	gap=$((1400 * 8 / rate))
+	count=$((rate * 1000000 * 3 / (1400 * 8)))
+	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
+	echo "$out" | awk '{ if ($7 > 0) printf "@@BENCH M udp-overload-4x-delivered-mbps %.2f\n", $5 * 8 / $7 / 1e6 }'
+fi
+
+# Write sizes: TCP guest to host with iperf3 -l from 512 bytes to 64 KiB, 3 s each.
+for l in 512 1K 2K 4K 8K 16K 32K 64K; do
+	out=$(iperf3 -c "$HOST" -p "$IPORT" -t 3 -f m -l "$l" 2>&1)
+	r=$(iperf_rate "$out")
+	[ -n "$r" ] && m "tcp-tx-l$l-mbps" "$r"
+	sleep 0.5
+done
+echo "@@BENCH DONE"
