@@ -117,13 +117,19 @@ pub(crate) fn exec_cmd(io: &Csr, cmd: u8, ptr: Option<u32>) -> Result {
     Ok(())
 }
 
+/// Words of a CB body in its first part: a whole transmit body (the TCB fields and the TBD),
+/// written in one go for every frame.
+const CB_HEAD_WORDS: usize = 4;
+
 kernel::dma_struct! {
-    /// A Command Block: status, command, link, and the command's body.
+    /// A Command Block: status, command, link, and the command's body, whose first
+    /// [`CB_HEAD_WORDS`] words are a field of their own.
     pub(crate) struct Cb {
         status: u16,
         command: u16,
         link: u32,
-        body: [u32; desc::CB_BODY_WORDS],
+        head: [u32; CB_HEAD_WORDS],
+        rest: [u32; desc::CB_BODY_WORDS - CB_HEAD_WORDS],
     }
 }
 
@@ -242,8 +248,20 @@ impl CbRing {
     }
 
     fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
-        for (k, w) in body.iter().enumerate().take(desc::CB_BODY_WORDS) {
-            dma_write!(self.mem, i, body[k] = *w)?;
+        // The first words in one write (past a short body's end, zeros the device ignores);
+        // the rest, for the commands that have more, word by word.
+        let mut head = [0u32; CB_HEAD_WORDS];
+        for (h, w) in head.iter_mut().zip(body) {
+            *h = *w;
+        }
+        dma_write!(self.mem, i, head = head)?;
+        for (k, w) in body
+            .iter()
+            .skip(CB_HEAD_WORDS)
+            .enumerate()
+            .take(desc::CB_BODY_WORDS - CB_HEAD_WORDS)
+        {
+            dma_write!(self.mem, i, rest[k] = *w)?;
         }
         dma_write!(self.mem, i, status = 0)?;
         dma_write!(self.mem, i, command = (command | CB_S).to_le())?;
