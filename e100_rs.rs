@@ -98,11 +98,11 @@
 //! it marks the new stop point first and restores the old one only after a write barrier, so the
 //! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
-//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and, as a safety
-//! net, from the SCB's RU status whenever a poll drains the ring (e100.c looks at it when it
-//! reaches the stop point): a lost RNR or an RU_START the chip did not act on is found at the
-//! next poll, and the watchdog schedules one every period, as e100.c's software interrupt does,
-//! so receive-only traffic cannot stay dead. The "stopped" flag is cleared before RU_START is
+//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and from the
+//! SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a safety
+//! net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
+//! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
+//! traffic cannot stay dead; the data path's other polls read no register. The "stopped" flag is cleared before RU_START is
 //! issued (and set again if the SCB refuses it), so an RNR that comes meanwhile is not lost.
 //! Frames without the OK bit are dropped (the
 //! hardware counters count them); frames longer than 1518 bytes count as
@@ -539,6 +539,8 @@ pub(crate) struct Nic {
     rx_mode_pending: AtomicBool,
     /// The RU reported "no resources" (RNR) and has not been restarted yet.
     ru_stopped: AtomicBool,
+    /// The next poll looks at the RU's status whatever it finds (the watchdog's safety net).
+    ru_check: AtomicBool,
     /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
     ich: bool,
     /// The link configuration, last state and diagnosis. Process context only (ethtool under
@@ -1405,6 +1407,7 @@ impl Nic {
         // nothing noticed (a lost RNR, an RU_START the SCB refused). e100.c raises a software
         // interrupt for this; scheduling NAPI does the same without a read-modify-write of the
         // interrupt mask register that the interrupt handler also writes.
+        self.ru_check.store(true, Ordering::Relaxed);
         let _bh = bh::disable();
         dev.napi_schedule();
     }
@@ -1659,6 +1662,7 @@ impl E100Driver {
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
+                ru_check: AtomicBool::new(false),
                 ich: ich != 0,
                 link <- new_mutex!(link_ctl, "e100_rs::link"),
                 mac_fdx_force: AtomicBool::new(false),
@@ -2051,24 +2055,27 @@ impl net::dev::Operations for Nic {
                     };
                     let got =
                         ring.clean(dev, bound, poll.budget(), opts, |skb| poll.gro_receive(skb));
-                    // Whether the RU stopped: when its RNR was seen, or when the ring is drained
-                    // (the safety net; e100.c looks at the RU status when it reaches the stop
-                    // point), the SCB's RU status decides. A ready RU is left alone (an RNR
-                    // from before the last restart is stale); one that is not receiving is
-                    // restarted once the RFD it would start at is empty. Until then the flag
-                    // stays set and the next poll looks again.
-                    let restart =
-                        if self.ru_stopped.load(Ordering::Acquire) || got.work < poll.budget() {
-                            if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
-                                self.ru_stopped.store(false, Ordering::Release);
-                                None
-                            } else {
-                                self.ru_stopped.store(true, Ordering::Release);
-                                ring.can_restart().then(|| ring.start_addr())
-                            }
-                        } else {
+                    // Whether the RU stopped: when its RNR was seen, when this pass reached
+                    // the stop point (e100.c looks at the RU there), or in the watchdog's poll
+                    // (the safety net, for an RU stopped with nothing noticed), the SCB's RU
+                    // status decides; the data path's other polls read no register. A ready RU
+                    // is left alone (an RNR from before the last restart is stale); one that is
+                    // not receiving is restarted once the RFD it would start at is empty. Until
+                    // then the flag stays set and the next poll looks again.
+                    let look = self.ru_stopped.load(Ordering::Acquire)
+                        || got.at_stop
+                        || self.ru_check.swap(false, Ordering::Relaxed);
+                    let restart = if look {
+                        if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
+                            self.ru_stopped.store(false, Ordering::Release);
                             None
-                        };
+                        } else {
+                            self.ru_stopped.store(true, Ordering::Release);
+                            ring.can_restart().then(|| ring.start_addr())
+                        }
+                    } else {
+                        None
+                    };
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),

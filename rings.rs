@@ -468,6 +468,9 @@ pub(crate) struct RxOpts {
 pub(crate) struct Received {
     /// RFDs consumed (the NAPI work done), whatever became of their frames.
     pub(crate) work: usize,
+    /// The pass reached the stop point: every RFD the RU had was complete, so the RU may
+    /// have run out of them (RNR).
+    pub(crate) at_stop: bool,
     /// Frames delivered to the stack, and their bytes.
     pub(crate) pkts: u32,
     pub(crate) bytes: u64,
@@ -614,6 +617,7 @@ impl RxRing {
             got.bytes += u64::from(st.actual.saturating_sub(fcs));
             deliver(skb);
         }
+        got.at_stop = self.clean == self.stop;
         self.move_stop();
         got
     }
