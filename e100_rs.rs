@@ -102,8 +102,9 @@
 //! SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a safety
 //! net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
 //! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
-//! traffic cannot stay dead; the data path's other polls read no register. The "stopped" flag is cleared before RU_START is
-//! issued (and set again if the SCB refuses it), so an RNR that comes meanwhile is not lost.
+//! traffic cannot stay dead; the data path's other polls read no register, but the one after
+//! an RU_START does. The "stopped" flag is cleared before RU_START is issued (and set again if
+//! the SCB refuses it), so an RNR that comes meanwhile is not lost.
 //! Frames without the OK bit are dropped (the
 //! hardware counters count them); frames longer than 1518 bytes count as
 //! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
@@ -530,8 +531,7 @@ pub(crate) struct Nic {
     /// The RFA; used by NAPI poll, and by open/stop while NAPI is disabled.
     #[pin]
     rx: SpinLock<Option<RxRing>>,
-    /// Software counters of the data path (interrupts disabled, as `cu`).
-    #[pin]
+    /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
     tx_timeout: AtomicBool,
@@ -539,7 +539,8 @@ pub(crate) struct Nic {
     rx_mode_pending: AtomicBool,
     /// The RU reported "no resources" (RNR) and has not been restarted yet.
     ru_stopped: AtomicBool,
-    /// The next poll looks at the RU's status whatever it finds (the watchdog's safety net).
+    /// The next poll looks at the RU's status whatever it finds (the watchdog's safety net, and
+    /// once after each RU_START).
     ru_check: AtomicBool,
     /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
     ich: bool,
@@ -2095,11 +2096,15 @@ impl net::dev::Operations for Nic {
                 let mut cu = self.cu.lock();
                 if let Some(addr) = restart.filter(|_| first) {
                     // Cleared before the command, so an RNR that comes after it is kept; set
-                    // again if the SCB refused the command.
-                    if self.ru_stopped.swap(false, Ordering::AcqRel)
-                        && rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err()
-                    {
-                        self.ru_stopped.store(true, Ordering::Release);
+                    // again if the SCB refused the command. Accepted, the next poll looks at
+                    // the RU once more: a start the chip took but did not act on is found
+                    // then, not a watchdog period later.
+                    if self.ru_stopped.swap(false, Ordering::AcqRel) {
+                        if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err() {
+                            self.ru_stopped.store(true, Ordering::Release);
+                        } else {
+                            self.ru_check.store(true, Ordering::Relaxed);
+                        }
                     }
                 }
                 first = false;

@@ -448,7 +448,8 @@ impl ethtool::Operations for Nic {
 
     fn get_ethtool_stats(&self, _dev: &Device, data: &mut [u64]) {
         let (sw, totals) = {
-            // Each guard is released at the end of its statement, inside the section.
+            // The counters need no lock; the CU lock's guard is released at the end of its
+            // statement.
             let sw = self.counters.snapshot();
             let totals = self.cu.lock().totals;
             (sw, totals)

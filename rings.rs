@@ -375,8 +375,8 @@ pub(crate) const RECLAIM_BATCH: usize = 16;
 /// # Invariants
 ///
 /// Only `bufs[..n]` may be `Some`. The array is in a `ManuallyDrop`, so dropping a batch does
-/// not look at all [`RECLAIM_BATCH`] slots for every poll: [`Drop`] takes the first `n` (and
-/// a slot past them that were `Some` would only leak).
+/// not look at all [`RECLAIM_BATCH`] slots for every poll: [`Drop`] takes the first `n` (a
+/// slot past them that held a buffer, which the invariant rules out, would leak it).
 pub(crate) struct Reclaimed {
     bufs: ManuallyDrop<[Option<TxMapping>; RECLAIM_BATCH]>,
     n: usize,

@@ -24,7 +24,10 @@
 //! bounds checked; the caller's expressions (allocation, index, value) are evaluated outside the
 //! macros' `unsafe` blocks; the mask setter is a function, not a trait method on bus devices,
 //! and PCI drivers declare their mask instead of calling it (see
-//! [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)).
+//! [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)). The barriers ([`wmb`], [`rmb`],
+//! [`mb`]) are C's, inline on x86-64 (not UML, not KCSAN) rather than helper calls: upstream
+//! would rather inline the C helpers across languages, which 6.12 cannot; this stays in our
+//! overlay.
 
 use crate::alloc::Flags;
 use crate::bindings;
@@ -91,16 +94,17 @@ pub unsafe fn set_mask_and_coherent(dev: &Device<Bound>, mask: DmaMask) -> Resul
 ///
 /// On x86-64 stores are not reordered with other stores and DMA is cache-coherent, so C's
 /// `dma_wmb()` is `barrier()`, a compiler barrier: so is this, inline (the C helper would be a
-/// call per descriptor for nothing). Elsewhere it calls C's.
+/// call per descriptor for nothing). Elsewhere it calls C's, and so it does on UML (whose
+/// `dma_wmb()` is an `sfence`) and under KCSAN (whose barriers also tell the race detector).
 #[inline]
 pub fn wmb() {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
     // SAFETY: an empty asm statement; without `nomem` it is a compiler barrier for memory, as
     // C's `barrier()`.
     unsafe {
         core::arch::asm!("", options(nostack, preserves_flags))
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
     unsafe {
         bindings::dma_wmb()
@@ -115,12 +119,12 @@ pub fn wmb() {
 /// On x86-64, `mfence`, inline, as C's.
 #[inline]
 pub fn mb() {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
     // SAFETY: `mfence` only orders memory accesses; the asm is a compiler barrier too.
     unsafe {
         core::arch::asm!("mfence", options(nostack, preserves_flags))
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
     unsafe {
         bindings::mb()
@@ -134,12 +138,12 @@ pub fn mb() {
 /// is this, inline, as [`wmb`].
 #[inline]
 pub fn rmb() {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
     // SAFETY: an empty asm statement, a compiler barrier for memory, as C's `barrier()`.
     unsafe {
         core::arch::asm!("", options(nostack, preserves_flags))
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
     unsafe {
         bindings::dma_rmb()

@@ -94,14 +94,16 @@ pub struct Io<const SIZE: usize = 0>(IoRaw<SIZE>);
 ///
 /// On x86-64 they are what `arch/x86/include/asm/io.h` makes of them, inline here too: one `mov`
 /// in an `asm` statement that is a compiler barrier for memory (C's `"memory"` clobber), so
-/// memory accesses before and after stay on their side of it, as in C. Elsewhere they call the
-/// C helpers. The helper call would cost more than the access itself on the paths that touch a
+/// memory accesses before and after stay on their side of it, as in C; a plain `mov`, as C's,
+/// is also what TDX and SEV guests decode when an MMIO access faults. Elsewhere, and on UML
+/// (an x86-64 target whose `readl()` is a function over `logic_iomem`), they call the C
+/// helpers. The helper call would cost more than the access itself on the paths that touch a
 /// register per frame (the SCB command and interrupt registers).
 mod mmio {
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML))))]
     pub(super) use crate::bindings::{readb, readl, readw, writeb, writel, writew};
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
     macro_rules! x86_mmio {
         ($read:ident, $write:ident, $ty:ty, $size:literal, $class:ident, $mod:literal) => {
             /// # Safety
@@ -139,11 +141,11 @@ mod mmio {
             }
         };
     }
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
     x86_mmio!(readb, writeb, u8, "byte", reg_byte, "");
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
     x86_mmio!(readw, writew, u16, "word", reg, ":x");
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
     x86_mmio!(readl, writel, u32, "dword", reg, ":e");
 }
 

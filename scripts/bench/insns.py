@@ -131,6 +131,7 @@ def main():
             continue
         groups = {"driver": 0, "helpers": 0, "kcrate": 0, "kernel": 0, "user": 0}
         by_sym, sym_group = {}, {}
+        kernel_sym = {}  # every kernel symbol, for the whole kernel's top list
         for addr, c in counts.items():
             if addr < KERNEL_BASE:
                 groups["user"] += c
@@ -140,6 +141,7 @@ def main():
             if i < 0:
                 continue
             _, name, mod = syms[i]
+            kernel_sym[name] = kernel_sym.get(name, 0) + c
             g = group_of(name, mod, driver_mods)
             if g in groups:
                 groups[g] += c
@@ -149,6 +151,8 @@ def main():
         n = packets(ph)
         names = demangle(list(by_sym))
         top = sorted(by_sym.items(), key=lambda kv: -kv[1])[: a.top]
+        ktop = sorted(kernel_sym.items(), key=lambda kv: -kv[1])[:15]
+        ktop_names = demangle([s for s, _ in ktop])
         # The interrupt path: the driver's hard-interrupt handler (e100_intr; e100_rs's
         # Nic::interrupt and the abstraction's trampoline), per interrupt.
         irq_insns = sum(c for s, c in by_sym.items()
@@ -161,6 +165,8 @@ def main():
             "per_packet": {g: (v / n if n else None) for g, v in groups.items()},
             "top": [{"symbol": names.get(s, s), "group": sym_group[s],
                      "per_packet": c / n if n else None, "instructions": c} for s, c in top],
+            "kernel_top": [{"symbol": ktop_names.get(s, s), "per_packet": c / n if n else None}
+                           for s, c in ktop],
         }
     if a.json:
         with open(a.json, "w") as f:

@@ -176,6 +176,16 @@ def main():
                                 for t in r["top"][:6])
                 out.append(f"- **{ph}** ({r['packets']} {r.get('unit', 'packet')}s, {r['irq']} interrupts): {top}")
             out.append("")
+        out.append("### Top symbols of the whole kernel (run 1, instructions per packet)\n")
+        out.append("What the rest of the kernel does per packet with each driver (allocations, "
+                   "the memset of receive buffers, GRO or not, the stack).\n")
+        for ph in phases:
+            for drv in ("e100", "e100_rs"):
+                if drv in runs and ph in runs[drv][0]["phases"]:
+                    kt = runs[drv][0]["phases"][ph].get("kernel_top", [])[:8]
+                    out.append(f"- **{ph}**, {drv}: " + ", ".join(
+                        f"`{t['symbol'][:40]}` {t['per_packet']:,.0f}" for t in kt))
+        out.append("")
     vals, errors = load_wall(d)
     if vals:
         out.append("### Wall-clock rounds\n")

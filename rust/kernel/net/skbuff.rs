@@ -282,8 +282,6 @@ struct DevRef {
 // SAFETY: `ARef<Device>` may be sent to another thread; `raw` is only its address, passed to C
 // functions that take a device from any thread while `_dev` keeps it alive.
 unsafe impl Send for DevRef {}
-// SAFETY: as for `Send`; `&DevRef` gives only the address.
-unsafe impl Sync for DevRef {}
 
 impl DevRef {
     #[inline]
@@ -728,14 +726,15 @@ impl CpuView<'_> {
         unsafe { self.base.add(i).read_volatile() }
     }
 
-    /// The little-endian 16-bit value at `i`, or 0 past the end.
+    /// The little-endian 16-bit value at `i`, or 0 if either byte is past the end.
     #[inline]
     pub fn le16(&self, i: usize) -> u16 {
         self.bytes::<2>(i).map_or(0, u16::from_le_bytes)
     }
 
-    /// The `N` bytes at `i`, in one volatile load of them all (a descriptor's fields at once,
-    /// not byte by byte), or `None` past the end.
+    /// The `N` bytes at `i`, read with one volatile read of `[u8; N]` (a descriptor's fields
+    /// at once, not byte by byte; not a single access: read a status word first, then the
+    /// rest after a read barrier), or `None` past the end.
     pub fn bytes<const N: usize>(&self, i: usize) -> Option<[u8; N]> {
         match i.checked_add(N) {
             Some(end) if end <= self.len => {
