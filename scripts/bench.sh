@@ -11,8 +11,8 @@
 # each way and both at once, UDP packets per second at 64 and 1472 bytes each way, ping RTT,
 # interrupts per packet and guest CPU per megabit, a UDP receive sweep with a 4x overload, and
 # a write-size sweep. Then two guests of the same driver over a QEMU dgram link (TCP each way,
-# scripts/bench/wallpair.sh), and one guest on the harness QEMU with its wire timed at 100 Mb/s
-# full duplex (TCP each way). scripts/bench/report.py gives each metric's median and spread
+# scripts/bench/wallpair.sh), and one guest on the harness QEMU with its link-partner model
+# autonegotiating 100 Mb/s full duplex and the wire timed (TCP each way). scripts/bench/report.py gives each metric's median and spread
 # per driver and the e100_rs/e100 ratio with a bootstrap confidence interval and a
 # Mann-Whitney test (scipy), and draws the charts (matplotlib).
 #
@@ -47,7 +47,8 @@ done
 [ -n "$out" ] || out="$REPO/results/bench-$(date -u +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-echo "$cmdline" >"$out/command"
+# Appended: a --wall-only run into the folder of a counting run keeps both command lines.
+echo "$cmdline" >>"$out/command"
 t0=$(date +%s)
 
 "$REPO/scripts/deps.sh" --bench
@@ -114,7 +115,7 @@ wall() {
 	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 300 --log "$base-wire.log" \
-		--qemu "$hqemu" --nic-props wire-timing=on \
+		--qemu "$hqemu" --nic-props link-partner=autoneg,wire-timing=on \
 		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=wire"
 	grep -q '@@BENCH DONE' "$base-wire.log" || log "warning: $d round $r (wire) did not finish: $base-wire.log"
 	kill "$ipid" 2>/dev/null || true
