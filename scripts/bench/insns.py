@@ -49,6 +49,8 @@ def load_symbols(system_map, log):
                 kbase = int(w[1], 16)
             elif w[0] == "SYMS":
                 sections.setdefault(w[1], {})[w[2]] = int(w[3], 16)
+            elif w[0] == "MEMUP" and len(w) > 1:
+                phases.setdefault("memup_kb", int(w[1]))
             elif w[0] == "PHASE":
                 kv = dict(x.split("=", 1) for x in w[3:6])
                 phases[int(w[1])] = {"name": w[2], **{k: int(v) for k, v in kv.items()},
@@ -124,6 +126,8 @@ def main():
     addrs = [s[0] for s in syms]
     marks = read_counts(a.counts)
     result = {"driver": a.driver, "phases": {}}
+    memup = phases.pop("memup_kb", None)
+    result["memory_up_kb"] = memup
     for m, ph in sorted(phases.items()):
         counts = marks.get(m)
         if counts is None:

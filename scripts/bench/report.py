@@ -137,9 +137,10 @@ def charts(d, vals, runs):
 def main():
     d = sys.argv[1]
     out = []
-    cmd = open(os.path.join(d, "command")).read().strip() if os.path.exists(
-        os.path.join(d, "command")) else "?"
-    out.append(f"Produced by `{cmd}`.\n")
+    cmds = open(os.path.join(d, "command")).read().split("\n") if os.path.exists(
+        os.path.join(d, "command")) else ["?"]
+    out.append("Produced by " + ", then ".join(f"`{c.strip()}`" for c in cmds if c.strip())
+               + " (the repository's commit is in the folder's git history).\n")
     runs = load_counts(d)
     if runs:
         nruns = min(len(v) for v in runs.values())
@@ -200,6 +201,18 @@ def main():
         out.append("")
     for png in charts(d, vals, runs):
         out.append(f"![{png}]({png})\n")
+    if runs:
+        mem = {drv: [r.get("memory_up_kb") for r in runs[drv] if r.get("memory_up_kb") is not None]
+               for drv in runs}
+        if any(mem.values()):
+            out.append("### Memory taken by bringing the interface up\n")
+            out.append("MemFree before and after `ip link set up` (caches dropped), per counting "
+                       "boot: the rings, the receive buffers and the coherent blocks, with "
+                       "the page allocator's granularity.\n")
+            for drv in ("e100", "e100_rs"):
+                if mem.get(drv):
+                    out.append(f"- {drv}: " + ", ".join(f"{v} kB" for v in mem[drv]))
+            out.append("")
     sz = os.path.join(d, "sizes.txt")
     if os.path.exists(sz):
         out.append("### Module sizes (`size`)\n")
