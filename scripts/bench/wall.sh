@@ -28,7 +28,7 @@ m() { echo "@@BENCH M $1 $2"; }
 st() { cat "/sys/class/net/$ifc/statistics/$1"; }
 irqs() { awk -v i="$ifc" '$NF == i {s = 0; for (k = 2; k < NF; k++) if ($k ~ /^[0-9]+$/) s += $k; print s}' /proc/interrupts; }
 busy() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # user nice system irq softirq
-HZ_MS=$(awk 'BEGIN{print 10}') # USER_HZ is 100: one jiffy of /proc/stat is 10 ms
+HZ_MS=10 # USER_HZ is 100: one tick of /proc/stat is 10 ms
 snap() { s_tx=$(st tx_packets) s_rx=$(st rx_packets) s_tb=$(st tx_bytes) s_rb=$(st rx_bytes) s_i=$(irqs) s_c=$(busy); }
 # cost NAME: interrupts per packet and guest CPU milliseconds per megabit since the last snap.
 cost() {
