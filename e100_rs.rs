@@ -279,8 +279,9 @@
 //!   (`dev_kfree_skb_any`).
 //! - `rx`: the RFA. Only poll uses it while the interface is up (not netpoll's poll, whose
 //!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
-//!   Order: `rx` before `cu` (poll restarts the RU after dropping `rx`, and a transmit from
-//!   inside GRO takes `cu` while `rx` is held).
+//!   Poll holds it to its end (its transmit clean hands buffers over in a batch kept there).
+//!   Order: `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and
+//!   a transmit from inside GRO takes `cu` while `rx` is held).
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
 //!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
 //!   context; held across PHY accesses that sleep). Taken before the address list and `cu`
@@ -359,6 +360,14 @@ kernel::module_param!(
 );
 
 kernel::module_param!(DEBUG, debug, int, 3, "Debug level (0=none,...,16=all)");
+
+kernel::module_param!(
+    NAPI_THREADED,
+    napi_threaded,
+    int,
+    -1,
+    "NAPI in a kernel thread: 1 yes, 0 no (softirq), -1 when one CPU is online at probe (default)"
+);
 
 kernel::module_param!(
     UCODE_INT_DELAY,
@@ -528,9 +537,10 @@ pub(crate) struct Nic {
     /// netpoll (netconsole) transmits and polls from any context, a hard interrupt included.
     #[pin]
     cu: SpinLockIrq<Cu>,
-    /// The RFA; used by NAPI poll, and by open/stop while NAPI is disabled.
+    /// The RFA, and the batch the transmit clean hands its buffers over in; used by NAPI
+    /// poll, and by open/stop while NAPI is disabled.
     #[pin]
-    rx: SpinLock<Option<RxRing>>,
+    rx: SpinLock<rings::PollState>,
     /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
@@ -1106,7 +1116,7 @@ impl Nic {
         // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
         let addrs = dev.lock_addrs();
         let start = rx.start_addr();
-        *self.rx.lock() = Some(rx);
+        self.rx.lock().ring = Some(rx);
         let mut cu = self.cu.lock();
         cu.ring = Some(cb);
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
@@ -1151,7 +1161,7 @@ impl Nic {
             let _bh = bh::disable();
             // Each guard is released at the end of its statement, inside the section.
             cb = self.cu.lock().ring.take();
-            rx = self.rx.lock().take();
+            rx = self.rx.lock().ring.take();
         }
         // Freed with bottom halves enabled: freeing coherent memory may sleep on some
         // platforms (remapped or IOMMU-backed allocations).
@@ -1658,7 +1668,7 @@ impl E100Driver {
                     },
                     "e100_rs::cu"
                 ),
-                rx <- new_spinlock!(None, "e100_rs::rx"),
+                rx <- new_spinlock!(rings::PollState::new(), "e100_rs::rx"),
                 counters: stats::DataCounters::default(),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
@@ -1693,6 +1703,11 @@ impl E100Driver {
                 mtu_range: (68, 1500),
                 irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
+                threaded_napi: match NAPI_THREADED.get() {
+                    0 => false,
+                    1 => true,
+                    _ => kernel::cpu::num_online_cpus() == 1,
+                },
                 hw_features: net::dev::Features::RXFCS | net::dev::Features::RXALL,
                 // The 82557 cannot receive a frame longer than 1518 bytes (Configure has no
                 // long-frame bit before the 82558), so no VLANs on it, as e100.c says too.
@@ -2043,12 +2058,14 @@ impl net::dev::Operations for Nic {
         };
 
         // A budget of 0 is netpoll's poll (from any context, a hard interrupt included): transmit
-        // completion only, as NAPI's contract says, so the RFA and its lock are not touched.
-        let (got, restart) = if poll.budget() == 0 {
-            (rings::Received::default(), None)
-        } else {
-            let mut rx = self.rx.lock();
-            match rx.as_mut() {
+        // completion only, as NAPI's contract says, so the RFA and its lock are not touched, and
+        // the transmit clean hands its buffers over in a batch of its own. Otherwise `rx` is
+        // held to the end: its batch is kept from poll to poll, empty, so a poll does not
+        // build (zero) a new one.
+        let mut rx = (poll.budget() != 0).then(|| self.rx.lock());
+        let (got, restart) = match rx.as_mut() {
+            None => (rings::Received::default(), None),
+            Some(rx) => match rx.ring.as_mut() {
                 Some(ring) => {
                     let opts = rings::RxOpts {
                         fcs: self.rx_fcs.load(Ordering::Relaxed),
@@ -2080,6 +2097,14 @@ impl net::dev::Operations for Nic {
                     (got, restart)
                 }
                 None => (rings::Received::default(), None),
+            },
+        };
+        let mut own_batch;
+        let freed = match rx.as_mut() {
+            Some(rx) => &mut rx.reclaimed,
+            None => {
+                own_batch = rings::Reclaimed::new();
+                &mut own_batch
             }
         };
 
@@ -2091,7 +2116,6 @@ impl net::dev::Operations for Nic {
         loop {
             // Transmit buffers are freed after the CU lock is dropped: freeing runs
             // destructors that must not run with interrupts disabled.
-            let mut freed = rings::Reclaimed::new();
             let more = {
                 let mut cu = self.cu.lock();
                 if let Some(addr) = restart.filter(|_| first) {
@@ -2110,7 +2134,7 @@ impl net::dev::Operations for Nic {
                 first = false;
                 match cu.ring.as_mut() {
                     Some(ring) => {
-                        let c = ring.clean(&mut freed);
+                        let c = ring.clean(freed);
                         if ring.has_unsent() {
                             ring.kick(io);
                         }

@@ -433,6 +433,22 @@ impl Cleaned {
     }
 }
 
+/// What NAPI poll keeps under the `rx` lock: the RFA (`None` while the interface is down) and
+/// the batch the transmit clean hands completed buffers over in (empty between polls).
+pub(crate) struct PollState {
+    pub(crate) ring: Option<RxRing>,
+    pub(crate) reclaimed: Reclaimed,
+}
+
+impl PollState {
+    pub(crate) fn new() -> Self {
+        Self {
+            ring: None,
+            reclaimed: Reclaimed::new(),
+        }
+    }
+}
+
 /// One armed receive buffer.
 struct Rx {
     buf: RxMapping,

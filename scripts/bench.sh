@@ -85,7 +85,7 @@ count() {
 		--smp 1 --timeout 900 --log "$base.log" \
 		--qemu-arg -accel --qemu-arg tcg,thread=single \
 		--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts" \
-		--append "e100test.bport=$port e100test.bcount=$packets"
+		--append "e100test.bport=$port e100test.bcount=$packets e100test.threaded=0"
 	grep -q '@@BENCH DONE' "$base.log" || die "$d run $r did not finish: $base.log"
 	python3 "$REPO/scripts/bench/insns.py" --counts "$base.counts" --log "$base.log" \
 		--system-map "$out/System.map" --driver "$d" --json "$base.json" >"$base.txt"

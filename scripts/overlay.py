@@ -20,6 +20,7 @@ END = "e100_rs overlay: end"
 # for end of file, block lines)
 HOOKS = [
     ("kernel/lib.rs", "//", "pub mod workqueue;", [
+        "pub mod cpu;",
         "pub mod delay;",
         "pub mod dev_printk;",
         "pub mod devres;",

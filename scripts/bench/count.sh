@@ -26,6 +26,11 @@ ip addr add 10.0.2.15/24 dev "$ifc"
 memfree() { sync; echo 3 >/proc/sys/vm/drop_caches; awk '$1 == "MemFree:" {print $2}' /proc/meminfo; }
 m0=$(memfree)
 ip link set "$ifc" up
+# e100test.threaded=0|1: NAPI in softirq or in its own kernel thread (the driver's default
+# otherwise).
+THREADED=$(arg e100test.threaded)
+[ -z "$THREADED" ] || echo "$THREADED" >"/sys/class/net/$ifc/threaded"
+echo "@@BENCH THREADED $(cat "/sys/class/net/$ifc/threaded")"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 echo "@@BENCH MEMUP $((m0 - $(memfree))) kB"

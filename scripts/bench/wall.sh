@@ -13,6 +13,8 @@ HOST=10.0.2.2
 IPORT=$(arg e100test.iperf)
 BPORT=$(arg e100test.bport)
 MODE=$(arg e100test.bmode)
+# e100test.bonly=sweep: only the UDP receive sweep and its overload (scripts/bench.sh --sweep).
+ONLY=$(arg e100test.bonly)
 T=5
 
 load_driver "$drv" || { echo "@@BENCH ERROR insmod $drv failed"; exit 1; }
@@ -20,6 +22,11 @@ ifc=$(nic_if)
 ip link set lo up
 ip addr add 10.0.2.15/24 dev "$ifc"
 ip link set "$ifc" up
+# e100test.threaded=0|1: NAPI in softirq or in its own kernel thread (the driver's default
+# otherwise).
+THREADED=$(arg e100test.threaded)
+[ -z "$THREADED" ] || echo "$THREADED" >"/sys/class/net/$ifc/threaded"
+m napi-threaded "$(cat "/sys/class/net/$ifc/threaded")"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 sleep 1
@@ -51,6 +58,7 @@ tcp() {
 	cost "$n"
 }
 
+if [ "$ONLY" != sweep ]; then
 # On the timed wire the metrics are named wire-*.
 P=""
 [ "$MODE" = wire ] && P=wire-
@@ -92,12 +100,13 @@ done
 # Round-trip times: 200 pings 20 ms apart.
 ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
 	awk '{v[NR] = $1} END { if (NR) { printf "@@BENCH M ping-p50-ms %s\n@@BENCH M ping-p99-ms %s\n", v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5)] } }'
+fi
 
 # The UDP receive sweep: 1400-byte datagrams offered at rising rates (Mbit/s) for 3 s each; the
 # highest rate delivered without loss (at most 0.1% missing), then what is delivered at 4 times
 # it (as offered: the host's sender may not reach it, its rate is reported too).
 best=0 peak=0
-for rate in 10 20 40 60 80 120 160 240; do
+for rate in 10 20 40 60 80 120 160 240 320 480; do
 	gap=$((1400 * 8 / rate))
 	count=$((rate * 1000000 * 3 / (1400 * 8)))
 	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
@@ -121,7 +130,8 @@ if [ "$best" -gt 0 ]; then
 fi
 
 # Write sizes: TCP guest to host with iperf3 -l from 512 bytes to 64 KiB, 3 s each.
-for l in 512 1K 2K 4K 8K 16K 32K 64K; do
+[ "$ONLY" = sweep ] && l_sizes="" || l_sizes="512 1K 2K 4K 8K 16K 32K 64K"
+for l in $l_sizes; do
 	out=$(iperf3 -c "$HOST" -p "$IPORT" -t 3 -f m -l "$l" 2>&1)
 	r=$(iperf_rate "$out")
 	[ -n "$r" ] && m "tcp-tx-l$l-mbps" "$r"

@@ -282,9 +282,9 @@ impl Device {
     }
 
     fn header(&self) -> *mut PrivHeader {
-        // SAFETY: the private area of every device made by `Registration` starts with a
-        // `PrivHeader` (type invariant); `netdev_priv` only computes its address.
-        unsafe { bindings::netdev_priv(self.as_raw()).cast() }
+        // The private area of every device made by `Registration` starts with a `PrivHeader`
+        // (type invariant).
+        netdev_priv(self.as_raw()).cast()
     }
 
     /// The raw interface name buffer (for C APIs that keep the pointer, such as the IRQ name).
@@ -661,8 +661,19 @@ impl<T: Operations> irq::Handler for NetdevIrq<T> {
 }
 
 fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
-    // SAFETY: `netdev_priv` only computes an address inside the device.
-    unsafe { bindings::netdev_priv(dev).cast() }
+    netdev_priv(dev).cast()
+}
+
+/// C's `netdev_priv()`: the address of `dev`'s private area, the `priv` flexible array at the
+/// end of `struct net_device` (since 6.12). Computed here rather than through the C helper:
+/// every callback starts with it, and a call for an address is most of its cost.
+#[inline(always)]
+fn netdev_priv(dev: *const bindings::net_device) -> *mut crate::ffi::c_void {
+    // Only an address is computed (no dereference). `register` checks once per device that
+    // it is the one the C function gives (bindgen's layout of the cacheline-aligned member).
+    dev.cast_mut()
+        .wrapping_byte_add(core::mem::offset_of!(bindings::net_device, priv_))
+        .cast()
 }
 
 /// The driver state of `dev`.
@@ -804,6 +815,10 @@ pub struct Config<'a> {
     pub hw_features: Features,
     /// Features that are always on and cannot be switched ([`Features::VLAN_CHALLENGED`]).
     pub fixed_features: Features,
+    /// NAPI polls in a kernel thread of its own (`napi/<interface>-<id>`, scheduled like any
+    /// task) rather than in softirq context; `/sys/class/net/<interface>/threaded` switches it
+    /// later. If the thread cannot be made, NAPI stays in softirq context.
+    pub threaded_napi: bool,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -872,6 +887,13 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let raw =
             unsafe { bindings::alloc_etherdev_mqs(core::mem::size_of::<Priv<T>>() as c_int, 1, 1) };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
+        // SAFETY: `raw` is a valid device; `netdev_priv` only computes an address.
+        if netdev_priv(raw) != unsafe { bindings::netdev_priv(raw) } {
+            // Our inline `netdev_priv` disagrees with C's: a layout we do not know.
+            // SAFETY: allocated above, never registered, referenced only here.
+            unsafe { bindings::free_netdev(raw) };
+            return Err(EINVAL);
+        }
         let leaked = Arc::into_raw(data);
         let p = priv_of::<T>(raw);
         // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; its
@@ -915,6 +937,28 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 drop(Arc::from_raw(leaked));
             }
             return Err(e);
+        }
+        if cfg.threaded_napi {
+            // After registration, so the thread is named after the interface. Under RTNL, as
+            // the sysfs attribute that switches it is.
+            // SAFETY: `raw` is registered and ours; RTNL is taken and released here, in process
+            // context (probe), with no other lock held.
+            let err = unsafe {
+                bindings::rtnl_lock();
+                let err = bindings::dev_set_threaded(raw, true);
+                bindings::rtnl_unlock();
+                err
+            };
+            if err != 0 {
+                // The device works in softirq mode, as `dev_set_threaded` left it.
+                // SAFETY: registered and valid until `drop`.
+                let d = unsafe { Device::from_raw(raw) };
+                crate::netdev_warn!(
+                    d,
+                    "no NAPI thread ({}): NAPI polls in softirq context\n",
+                    err
+                );
+            }
         }
         // INVARIANT: allocated, set up and registered above; handed out only inside a
         // `ClassDevres` of `parent` (if that fails, the registration is dropped: unregistered).

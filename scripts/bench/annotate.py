@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Per-instruction view of one driver function from scripts/bench/insncount.c's counts.
+
+    annotate.py --counts FILE --log GUEST_LOG --ko MODULE.ko --phase NAME --func SUBSTRING
+
+Disassembles the module's functions whose (demangled) name contains SUBSTRING and prints
+each instruction with how many times per packet it ran in phase NAME (tx-1400, rx-1400, ...):
+the plugin counts per translated block, a block's count divided by its length is how often
+each of its instructions ran. The module's .text address comes from the guest log
+("@@BENCH SYMS <module> .text ADDR"). Relocations are shown so calls name their targets.
+"""
+import argparse
+import gzip
+import re
+import subprocess
+import sys
+
+
+def opener(path):
+    return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--counts", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--ko", required=True)
+    ap.add_argument("--phase", required=True)
+    ap.add_argument("--func", required=True)
+    a = ap.parse_args()
+    mod = re.sub(r"\.ko$", "", a.ko.rsplit("/", 1)[-1])
+    base, mark, pkts = None, None, None
+    with open(a.log, errors="replace") as f:
+        for line in f:
+            if "@@BENCH " not in line:
+                continue
+            w = line[line.index("@@BENCH ") + 8:].split()
+            if w[0] == "SYMS" and w[1] == mod and w[2] == ".text":
+                base = int(w[3], 16)
+            elif w[0] == "PHASE" and w[2] == a.phase:
+                mark = int(w[1])
+                kv = dict(x.split("=", 1) for x in w[3:6])
+                pkts = int(kv["rx"] if a.phase.startswith("rx") else kv["tx"])
+    if base is None or mark is None:
+        sys.exit("annotate.py: no module address or no such phase in the log")
+    # Instructions executed per address: each block's count spread over its instructions.
+    blocks = []
+    cur = False
+    with opener(a.counts) as f:
+        for line in f:
+            if line.startswith("@mark "):
+                cur = int(line.split()[1]) == mark
+            elif line.startswith("@end "):
+                cur = False
+            elif cur:
+                ad, n, c = line.split()
+                blocks.append((int(ad, 16) - base, int(n), int(c) // int(n)))
+    dis = subprocess.run(["objdump", "-d", "-r", "-C", "--no-show-raw-insn", "-j", ".text",
+                          a.ko], capture_output=True, text=True, check=True).stdout
+    # Instruction offsets in order, to walk a block's n instructions from its start.
+    insn_re = re.compile(r"^\s+([0-9a-f]+):\s+(.*)$")
+    order, text = [], {}
+    for line in dis.splitlines():
+        m = insn_re.match(line)
+        if m:
+            off = int(m.group(1), 16)
+            order.append(off)
+            text[off] = m.group(2)
+    index = {off: i for i, off in enumerate(order)}
+    runs = {}
+    for off, n, execs in blocks:
+        i = index.get(off)
+        if i is None:
+            continue
+        for j in range(i, min(i + n, len(order))):
+            runs[order[j]] = runs.get(order[j], 0) + execs
+    show, total = False, 0.0
+    for line in dis.splitlines():
+        if re.match(r"^[0-9a-f]+ <", line):
+            show = a.func in line
+            if show:
+                print("\n" + line)
+            continue
+        if not show:
+            continue
+        m = insn_re.match(line)
+        if m:
+            r = runs.get(int(m.group(1), 16), 0) / pkts
+            total += r
+            print(f"{r:8.2f} {line}" if r else f"         {line}")
+        elif line.strip():
+            print(f"         {line}")
+    print(f"\n{total:.1f} instructions per packet in functions matching {a.func!r}")
+
+
+if __name__ == "__main__":
+    main()
