@@ -552,6 +552,13 @@ pub(crate) struct Nic {
     /// The next poll looks at the RU's status whatever it finds (the watchdog's safety net, and
     /// once after each RU_START).
     ru_check: AtomicBool,
+    /// CBs may be in flight (queued, or with the CU and not yet cleaned): set under `cu` by
+    /// whatever queues one, and by poll to what its clean left. A poll that finds it clear
+    /// leaves the CB ring and its lock alone: a CB queued after the flag was read completes
+    /// with an interrupt (CX or CNA), and that interrupt's poll finds the flag set.
+    tx_busy: AtomicBool,
+    /// The interrupt causes (STAT/ACK bits) acknowledged since a poll last took them.
+    irq_cause: AtomicU8,
     /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
     ich: bool,
     /// The link configuration, last state and diagnosis. Process context only (ethtool under
@@ -1033,7 +1040,9 @@ impl Nic {
     fn command(&self, cu: &mut Cu, io: &rings::Csr, cmd: desc::CbCmd, body: &desc::Body) -> Result {
         let ring = cu.ring.as_mut().ok_or(ENODEV)?;
         ring.issue(io, cmd as u16, body.words(), None)
-            .map_err(|(e, _)| e)
+            .map_err(|(e, _)| e)?;
+        self.tx_busy.store(true, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
@@ -1674,6 +1683,8 @@ impl E100Driver {
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
                 ru_check: AtomicBool::new(false),
+                tx_busy: AtomicBool::new(false),
+                irq_cause: AtomicU8::new(0),
                 ich: ich != 0,
                 link <- new_mutex!(link_ctl, "e100_rs::link"),
                 mac_fdx_force: AtomicBool::new(false),
@@ -1927,6 +1938,7 @@ impl net::dev::Operations for Nic {
             stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         }
+        self.tx_busy.store(true, Ordering::Relaxed);
         dev.sent_queue(len);
         if ring.avail() == 0 {
             dev.stop_queue();
@@ -2040,6 +2052,7 @@ impl net::dev::Operations for Nic {
             return IrqReturn::None;
         }
         io.write8(stat_ack, hw::SCB_STAT_ACK);
+        self.irq_cause.fetch_or(stat_ack, Ordering::Release);
         if stat_ack & hw::STAT_ACK_RNR != 0 {
             self.ru_stopped.store(true, Ordering::Release);
         }
@@ -2063,7 +2076,17 @@ impl net::dev::Operations for Nic {
         // held to the end: its batch is kept from poll to poll, empty, so a poll does not
         // build (zero) a new one.
         let mut rx = (poll.budget() != 0).then(|| self.rx.lock());
-        let (got, restart) = match rx.as_mut() {
+        // What asked for this poll: the causes the interrupt handler acknowledged since the
+        // last one. None at all is a poll no interrupt of ours asked for (NAPI polling again
+        // after a full budget, a busy-polling socket, the watchdog's): everything is looked at.
+        // Otherwise the RFA only for a received frame or an RU that stopped (or one flagged
+        // to look at); a frame that arrives meanwhile raises FR, and a poll of its own.
+        let cause = self.irq_cause.swap(0, Ordering::Acquire);
+        let rx_due = cause == 0
+            || cause & (hw::STAT_ACK_FR | hw::STAT_ACK_RNR) != 0
+            || self.ru_stopped.load(Ordering::Acquire)
+            || self.ru_check.load(Ordering::Relaxed);
+        let (got, restart) = match rx.as_mut().filter(|_| rx_due) {
             None => (rings::Received::default(), None),
             Some(rx) => match rx.ring.as_mut() {
                 Some(ring) => {
@@ -2110,10 +2133,18 @@ impl net::dev::Operations for Nic {
 
         let mut cleaned = rings::Cleaned::default();
         let mut first = true;
+        // The CB ring when a CB may be in flight, an RU is to be restarted (its command goes
+        // through the CU's lock), or for netpoll (which comes for transmit completion).
+        let tx_due =
+            poll.budget() == 0 || restart.is_some() || self.tx_busy.load(Ordering::Relaxed);
         // At most a ring's worth of batches: on an emulated chip CBs complete as fast as
         // another CPU queues them, and a softirq must not chase them for ever.
-        let mut passes = rings::CBS.2 as usize / rings::RECLAIM_BATCH + 1;
-        loop {
+        let mut passes = if tx_due {
+            rings::CBS.2 as usize / rings::RECLAIM_BATCH + 1
+        } else {
+            0
+        };
+        while passes > 0 {
             // Transmit buffers are freed after the CU lock is dropped: freeing runs
             // destructors that must not run with interrupts disabled.
             let more = {
@@ -2145,6 +2176,7 @@ impl net::dev::Operations for Nic {
                             }
                         }
                         cleaned.add(&c);
+                        self.tx_busy.store(ring.busy(), Ordering::Relaxed);
                         freed.is_full()
                     }
                     None => false,
@@ -2152,7 +2184,7 @@ impl net::dev::Operations for Nic {
             };
             freed.free(poll);
             passes -= 1;
-            if !more || passes == 0 {
+            if !more {
                 break;
             }
         }

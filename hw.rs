@@ -13,6 +13,8 @@ pub(crate) const SCB_CMD_HI: usize = 0x03;
 pub(crate) const SCB_STAT_ACK: usize = 0x01;
 /// STAT/ACK: the RU left the ready state ("receive not ready").
 pub(crate) const STAT_ACK_RNR: u8 = 0x10;
+/// STAT/ACK: a frame was received (FR).
+pub(crate) const STAT_ACK_FR: u8 = 0x40;
 /// SCB status byte: the RU status field (bits 2-5) and its "ready" value (receiving).
 pub(crate) const RUS_MASK: u8 = 0x3c;
 pub(crate) const RUS_READY: u8 = 0x10;
