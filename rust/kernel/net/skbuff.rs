@@ -101,8 +101,32 @@ impl SkBuff {
     /// Bytes in the linear (head) part of the data.
     #[inline]
     pub fn headlen(&self) -> u32 {
-        // SAFETY: the buffer is valid.
-        unsafe { bindings::skb_headlen(self.raw()) }
+        // C's `skb_headlen()`, inline: the data less what is in fragments.
+        // SAFETY: the buffer is valid (type invariant).
+        unsafe { (*self.raw()).len - (*self.raw()).data_len }
+    }
+
+    /// Bytes of room after the data of a linear buffer (none for one with fragments), C's
+    /// `skb_tailroom()`, inline where `tail` and `end` are offsets (64-bit kernels).
+    #[inline]
+    fn tailroom(&self) -> u32 {
+        #[cfg(CONFIG_64BIT)]
+        {
+            let p = self.raw();
+            // SAFETY: the buffer is valid (type invariant); `tail <= end` always.
+            unsafe {
+                if (*p).data_len != 0 {
+                    0
+                } else {
+                    (*p).end - (*p).tail
+                }
+            }
+        }
+        #[cfg(not(CONFIG_64BIT))]
+        // SAFETY: the buffer is valid (type invariant).
+        unsafe {
+            bindings::skb_tailroom(self.raw())
+        }
     }
 
     /// The linear data.
@@ -298,6 +322,50 @@ impl DevRef {
     fn raw(&self) -> *mut bindings::device {
         self.raw
     }
+
+    /// Whether the device's streaming mappings need syncing, C's `dma_dev_need_sync()`: its
+    /// `dma_skip_sync` clear (a non-coherent device, or bounce buffering), or the DMA-API
+    /// debugging on, which checks every sync. The syncs below skip the call when not.
+    #[inline]
+    fn need_sync(&self) -> bool {
+        if cfg!(CONFIG_DMA_API_DEBUG) {
+            return true;
+        }
+        // SAFETY: `raw` is a live device (invariant); the bit is read as C's inline reads it
+        // (a plain load, no reference to the device made), and may change only to "sync".
+        unsafe { !bindings::device::dma_skip_sync_raw(self.raw) }
+    }
+
+    /// `dma_sync_single_for_cpu()`.
+    ///
+    /// # Safety
+    ///
+    /// `addr..addr + len` must lie in a live streaming mapping of this device made with `dir`.
+    #[inline]
+    unsafe fn sync_for_cpu(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
+        if self.need_sync() {
+            // SAFETY: the caller's guarantee.
+            unsafe { bindings::dma_sync_single_for_cpu(self.raw, addr, len, dir) };
+        }
+    }
+
+    /// `dma_sync_single_for_device()`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Self::sync_for_cpu`].
+    #[inline]
+    unsafe fn sync_for_device(
+        &self,
+        addr: DmaAddr,
+        len: usize,
+        dir: bindings::dma_data_direction,
+    ) {
+        if self.need_sync() {
+            // SAFETY: the caller's guarantee.
+            unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
+        }
+    }
 }
 
 /// A transmit frame mapped for the device to read.
@@ -428,8 +496,7 @@ impl RxBuf {
         let (data, n) = (
             // SAFETY: a fresh, valid buffer we own.
             unsafe { (*b.raw()).data },
-            // SAFETY: as above.
-            (b.headlen() + unsafe { bindings::skb_tailroom(b.raw()) }) as usize,
+            (b.headlen() + b.tailroom()) as usize,
         );
         // SAFETY: `data .. data + n` is the fresh buffer's data and tailroom, ours alone.
         unsafe { core::ptr::write_bytes(data, 0, n) };
@@ -455,8 +522,7 @@ impl RxBuf {
     /// Bytes of room after the data.
     #[inline]
     pub fn tailroom(&self) -> u32 {
-        // SAFETY: the buffer is valid.
-        unsafe { bindings::skb_tailroom(self.raw()) }
+        self.0.tailroom()
     }
 
     /// The length of the data.
@@ -638,7 +704,7 @@ impl RxMapping {
         let a = self.addr + offset as DmaAddr;
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
-        unsafe { bindings::dma_sync_single_for_cpu(self.dev.raw(), a, len, dir) };
+        unsafe { self.dev.sync_for_cpu(a, len, dir) };
         // INVARIANT: synced for the CPU until the sync back below, after `f` has returned.
         let view = CpuView {
             // SAFETY: as above; the pointer stays in the buffer we own.
@@ -648,7 +714,7 @@ impl RxMapping {
         };
         let r = f(&view);
         // SAFETY: as above; hands the bytes back to the device.
-        unsafe { bindings::dma_sync_single_for_device(self.dev.raw(), a, len, dir) };
+        unsafe { self.dev.sync_for_device(a, len, dir) };
         Ok(r)
     }
 
@@ -662,9 +728,9 @@ impl RxMapping {
         // SAFETY: as in `read_with`; the buffer is ours alone (an `RxBuf`), and CPU writes
         // between the two syncs reach the device.
         unsafe {
-            bindings::dma_sync_single_for_cpu(self.dev.raw(), a, n, dir);
+            self.dev.sync_for_cpu(a, n, dir);
             core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.buf.raw()).data.add(offset), n);
-            bindings::dma_sync_single_for_device(self.dev.raw(), a, n, dir);
+            self.dev.sync_for_device(a, n, dir);
         }
         Ok(())
     }
