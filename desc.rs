@@ -291,11 +291,9 @@ pub(crate) struct RfdStatus {
     pub(crate) el: bool,
 }
 
-/// Decodes the status part of an RFD header.
-pub(crate) fn rfd_status(h: &[u8; RFD_LEN]) -> RfdStatus {
-    let status = u16::from_le_bytes([h[0], h[1]]);
-    let command = u16::from_le_bytes([h[2], h[3]]);
-    let count = u16::from_le_bytes([h[12], h[13]]);
+/// Decodes the status part of an RFD header from its status, command and actual-count words
+/// (bytes 0, 2 and 12, in CPU order): the receive path reads just those.
+pub(crate) fn rfd_status_words(status: u16, command: u16, count: u16) -> RfdStatus {
     RfdStatus {
         complete: status & CB_COMPLETE != 0,
         ok: status & CB_OK != 0,

@@ -549,18 +549,18 @@ impl RxRing {
         self.addr(self.clean)
     }
 
+    #[inline(always)]
     fn status(&self, i: usize) -> Result<RfdStatus> {
         let r = self.bufs.get(i).ok_or(EINVAL)?;
-        r.buf
-            .read_with(0, RFD_LEN, |v| {
-                if v.le16(0) & CB_COMPLETE == 0 {
-                    return Some(RfdStatus::default());
-                }
-                // The rest only after seeing the status complete: the RU writes it last.
-                dma::rmb();
-                v.bytes::<RFD_LEN>(0).map(|h| desc::rfd_status(&h))
-            })?
-            .ok_or(EINVAL)
+        r.buf.read_with(0, RFD_LEN, |v| {
+            let status = v.le16(0);
+            if status & CB_COMPLETE == 0 {
+                return RfdStatus::default();
+            }
+            // The rest only after seeing the status complete: the RU writes it last.
+            dma::rmb();
+            desc::rfd_status_words(status, v.le16(2), v.le16(12))
+        })
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and

@@ -355,12 +355,7 @@ impl DevRef {
     ///
     /// As for [`Self::sync_for_cpu`].
     #[inline]
-    unsafe fn sync_for_device(
-        &self,
-        addr: DmaAddr,
-        len: usize,
-        dir: bindings::dma_data_direction,
-    ) {
+    unsafe fn sync_for_device(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
         if self.need_sync() {
             // SAFETY: the caller's guarantee.
             unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
@@ -491,6 +486,7 @@ impl RxBuf {
     }
 
     /// Takes a fresh buffer and zeroes its data and tailroom.
+    #[inline]
     fn zeroed(p: NonNull<bindings::sk_buff>) -> Self {
         let b = SkBuff(p);
         let (data, n) = (
@@ -795,7 +791,21 @@ impl CpuView<'_> {
     /// The little-endian 16-bit value at `i`, or 0 if either byte is past the end.
     #[inline]
     pub fn le16(&self, i: usize) -> u16 {
-        self.bytes::<2>(i).map_or(0, u16::from_le_bytes)
+        match i.checked_add(2) {
+            Some(end) if end <= self.len => {
+                // SAFETY: `i..i + 2` is inside the synced range (type invariant, check above).
+                let p = unsafe { self.base.add(i) };
+                if (p as usize) & 1 == 0 {
+                    // One 16-bit access where the address allows it, as C's `le16_to_cpu` of
+                    // a descriptor field. SAFETY: as above, aligned, any bits are a `u16`.
+                    u16::from_le(unsafe { p.cast::<u16>().read_volatile() })
+                } else {
+                    // SAFETY: as above; bytes have alignment 1.
+                    u16::from_le_bytes(unsafe { p.cast::<[u8; 2]>().read_volatile() })
+                }
+            }
+            _ => 0,
+        }
     }
 
     /// The `N` bytes at `i`, read with one volatile read of `[u8; N]` (a descriptor's fields

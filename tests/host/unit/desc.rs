@@ -164,6 +164,12 @@ fn ia_and_multicast_bodies() {
     assert!(m.len() <= desc::CB_BODY_WORDS * 4);
 }
 
+/// The status part of an RFD header, decoded from its words as the receive path reads them.
+fn rfd_status(h: &[u8; desc::RFD_LEN]) -> desc::RfdStatus {
+    let w = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
+    desc::rfd_status_words(w(0), w(2), w(12))
+}
+
 #[test]
 fn rfd_header_and_status() {
     let h = desc::rfd_header(0xdead_beef, false, 1522);
@@ -172,13 +178,13 @@ fn rfd_header_and_status() {
     assert_eq!(&h[8..12], &[0xff; 4], "no RBD: simplified mode");
     assert_eq!(u16::from_le_bytes([h[14], h[15]]), 1522);
     let stop = desc::rfd_header(0, true, 0);
-    let st = desc::rfd_status(&stop);
+    let st = rfd_status(&stop);
     assert!(st.el && !st.complete);
 
     let mut done = h;
     done[0..2].copy_from_slice(&(desc::CB_COMPLETE | desc::CB_OK).to_le_bytes());
     done[12..14].copy_from_slice(&(0xc000u16 | 60).to_le_bytes()); // EOF/F bits set by the RU
-    let st = desc::rfd_status(&done);
+    let st = rfd_status(&done);
     assert!(st.complete && st.ok && !st.el);
     assert_eq!(st.actual, 60, "count masked to 14 bits");
     assert_eq!(desc::RFD_BUF_LEN, 1538);
