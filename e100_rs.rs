@@ -124,26 +124,28 @@
 //! finds the BAR gone does no work, so NAPI is completed all the same. netpoll runs the same
 //! handler and poll, with interrupts disabled and from any context.
 //!
-//! A poll does only the work its causes call for, where e100.c always does both halves: the RFA
-//! when a frame was received (FR), the RU stopped (RNR) or is to be looked at, the CB ring when
-//! a CB may be in flight (a flag set under the CU lock by whatever queues a CB, and by poll to
-//! what its clean left). A poll with no cause at all (NAPI polling again after a full budget, a
-//! busy-polling socket, the watchdog's) does both. Nothing is missed: a frame or a completion
-//! that comes after the causes were taken raises an interrupt of its own once NAPI unmasks the
-//! device. Measured on one-way UDP, one frame per interrupt: 75 instructions less per
-//! transmitted frame, 77 less per received one (scripts/bench.sh's instruction counts).
+//! A poll does only the work its causes call for, where e100.c always does both halves. The
+//! RFA: when a frame was received (FR), the RU stopped (RNR) or is flagged to be looked at,
+//! the last poll used its whole budget, or no cause was gathered at all (a busy-polling socket,
+//! the watchdog's poll). The CB ring: when a CB completed (CX, CNA), may be in flight (a flag
+//! set under the CU lock before a CB is queued, and by poll to what its clean left), an RU is
+//! to be restarted, or for netpoll. Work that comes after a poll took its causes raises an
+//! interrupt of its own once NAPI unmasks the device: the chip latches STAT/ACK while masked.
+//! Measured on one-way UDP, one frame per interrupt: 75 instructions less per transmitted
+//! frame, 77 less per received one (scripts/bench.sh's instruction counts).
 //!
-//! NAPI polls in a kernel thread of its own (`napi/ethN-<id>`) when one CPU is online at probe
-//! (`napi_threaded=-1`, the default; 1 always, 0 never; `/sys/class/net/ethN/threaded` switches
-//! it at run time). On a single CPU, receive processing in softirq context outruns the
-//! application under overload (receive livelock): every frame is received and processed, then
-//! dropped at a full socket. Measured on one emulated CPU with UDP offered at about 1 Gbit/s,
-//! four times the lossless rate: softirq NAPI delivered 77 Mbit/s to the application, the thread
-//! 410-508 (peak 243 unloaded; e100.c, softirq only, 475). The scheduler shares the CPU between
-//! the thread and the application, and the frames the driver cannot take are dropped by the chip
-//! (RNR) at no cost. The thread costs a wake-up per interrupt (about 3,000 instructions per
-//! received frame under QEMU at low rates), so with more CPUs, where the application runs
-//! elsewhere, NAPI stays in softirq context.
+//! NAPI polls in a kernel thread of its own (`napi/ethN-<id>`) when one CPU is online at probe,
+//! in softirq context otherwise; `/sys/class/net/ethN/threaded` switches it at run time (no
+//! module parameter: that attribute is the kernel's knob for it). On a single CPU, receive
+//! processing in softirq context outruns the application under overload (receive livelock):
+//! frames are received and processed, then dropped at a full socket. Measured on one emulated
+//! CPU (the benchmark's UDP sweep, offered at 4 times the highest lossless rate, 1.4 Gbit/s):
+//! softirq NAPI delivered 142-168 Mbit/s to the application, under half its unloaded peak of
+//! 393-439; the thread 317-566. The scheduler shares the CPU between the thread and the
+//! application, and the frames the driver does not take are dropped by the chip (RNR) at no CPU
+//! cost. The thread costs a wake-up per interrupt (about 3,000 instructions per received frame
+//! under QEMU at low rates), so with more CPUs, where the application runs elsewhere, NAPI
+//! stays in softirq context.
 //!
 //! ## Link, duplex and flow control
 //!
@@ -381,14 +383,6 @@ kernel::module_param!(
 );
 
 kernel::module_param!(DEBUG, debug, int, 3, "Debug level (0=none,...,16=all)");
-
-kernel::module_param!(
-    NAPI_THREADED,
-    napi_threaded,
-    int,
-    -1,
-    "NAPI in a kernel thread: 1 yes, 0 no (softirq), -1 when one CPU is online at probe (default)"
-);
 
 kernel::module_param!(
     UCODE_INT_DELAY,
@@ -1060,10 +1054,11 @@ impl Nic {
     /// Queues a command CB (no transmit buffer).
     fn command(&self, cu: &mut Cu, io: &rings::Csr, cmd: desc::CbCmd, body: &desc::Body) -> Result {
         let ring = cu.ring.as_mut().ok_or(ENODEV)?;
-        ring.issue(io, cmd as u16, body.words(), None)
-            .map_err(|(e, _)| e)?;
+        // Before the CU can complete it: a poll that reads the flag after the completion's
+        // interrupt must find it set. Left set if the command is refused: harmless.
         self.tx_busy.store(true, Ordering::Relaxed);
-        Ok(())
+        ring.issue(io, cmd as u16, body.words(), None)
+            .map_err(|(e, _)| e)
     }
 
     /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
@@ -1163,6 +1158,8 @@ impl Nic {
         rings::exec_cmd(io, scb::CUC_DUMP_RESET, None)?;
         rings::exec_cmd(io, scb::RUC_START, Some(start))?;
         self.ru_stopped.store(false, Ordering::Release);
+        // Causes a shared line's handler gathered while the interface was down mean nothing now.
+        self.irq_cause.store(0, Ordering::Relaxed);
         drop(cu);
         drop(addrs);
         dev.reset_queue();
@@ -1735,11 +1732,9 @@ impl E100Driver {
                 mtu_range: (68, 1500),
                 irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
-                threaded_napi: match NAPI_THREADED.get() {
-                    0 => false,
-                    1 => true,
-                    _ => kernel::cpu::num_online_cpus() == 1,
-                },
+                // A NAPI thread where receive processing would otherwise starve the
+                // application (Theory of Operation); sysfs's `threaded` is the knob.
+                threaded_napi: kernel::cpu::num_online_cpus() == 1,
                 hw_features: net::dev::Features::RXFCS | net::dev::Features::RXALL,
                 // The 82557 cannot receive a frame longer than 1518 bytes (Configure has no
                 // long-frame bit before the 82558), so no VLANs on it, as e100.c says too.
@@ -1953,13 +1948,14 @@ impl net::dev::Operations for Nic {
             delay::udelay(1);
         }
         mapped.tx_timestamp();
+        // Set before the CU can complete the CB (see `command`).
+        self.tx_busy.store(true, Ordering::Relaxed);
         if let Err((_, m)) = ring.issue(io, cmd, body.words(), Some(mapped)) {
             drop(m);
             drop(cu);
             stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;
         }
-        self.tx_busy.store(true, Ordering::Relaxed);
         dev.sent_queue(len);
         if ring.avail() == 0 {
             dev.stop_queue();
@@ -2098,16 +2094,24 @@ impl net::dev::Operations for Nic {
         // build (zero) a new one.
         let mut rx = (poll.budget() != 0).then(|| self.rx.lock());
         // What asked for this poll: the causes the interrupt handler acknowledged since the
-        // last one. None at all is a poll no interrupt of ours asked for (NAPI polling again
-        // after a full budget, a busy-polling socket, the watchdog's): everything is looked at.
-        // Otherwise the RFA only for a received frame or an RU that stopped (or one flagged
-        // to look at); a frame that arrives meanwhile raises FR, and a poll of its own.
-        let cause = self.irq_cause.swap(0, Ordering::Acquire);
-        let rx_due = cause == 0
-            || cause & (hw::STAT_ACK_FR | hw::STAT_ACK_RNR) != 0
-            || self.ru_stopped.load(Ordering::Acquire)
-            || self.ru_check.load(Ordering::Relaxed);
-        let (got, restart) = match rx.as_mut().filter(|_| rx_due) {
+        // last poll took them (netpoll's leaves them: it does no receive work). None at all is
+        // a poll no interrupt of ours asked for (a busy-polling socket, the watchdog's):
+        // everything is looked at. Otherwise the RFA when a frame was received, the RU stopped
+        // or is flagged to look at, or the last poll used its whole budget (frames may be
+        // left whatever the causes say: a shared line's handler adds the CU's between polls);
+        // a frame that arrives later raises FR, and a poll of its own.
+        let cause = match rx {
+            Some(_) => self.irq_cause.swap(0, Ordering::Acquire),
+            None => self.irq_cause.load(Ordering::Acquire),
+        };
+        let rx_due = |more: bool| {
+            cause == 0
+                || more
+                || cause & (hw::STAT_ACK_FR | hw::STAT_ACK_RNR) != 0
+                || self.ru_stopped.load(Ordering::Acquire)
+                || self.ru_check.load(Ordering::Relaxed)
+        };
+        let (got, restart) = match rx.as_mut().filter(|rx| rx_due(rx.rx_more)) {
             None => (rings::Received::default(), None),
             Some(rx) => match rx.ring.as_mut() {
                 Some(ring) => {
@@ -2143,6 +2147,9 @@ impl net::dev::Operations for Nic {
                 None => (rings::Received::default(), None),
             },
         };
+        if let Some(rx) = rx.as_mut() {
+            rx.rx_more = got.work >= poll.budget();
+        }
         let mut own_batch;
         let freed = match rx.as_mut() {
             Some(rx) => &mut rx.reclaimed,
@@ -2156,8 +2163,10 @@ impl net::dev::Operations for Nic {
         let mut first = true;
         // The CB ring when a CB may be in flight, an RU is to be restarted (its command goes
         // through the CU's lock), or for netpoll (which comes for transmit completion).
-        let tx_due =
-            poll.budget() == 0 || restart.is_some() || self.tx_busy.load(Ordering::Relaxed);
+        let tx_due = poll.budget() == 0
+            || restart.is_some()
+            || cause & (hw::STAT_ACK_CX | hw::STAT_ACK_CNA) != 0
+            || self.tx_busy.load(Ordering::Relaxed);
         // At most a ring's worth of batches: on an emulated chip CBs complete as fast as
         // another CPU queues them, and a softirq must not chase them for ever.
         let mut passes = if tx_due {

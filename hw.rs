@@ -15,6 +15,10 @@ pub(crate) const SCB_STAT_ACK: usize = 0x01;
 pub(crate) const STAT_ACK_RNR: u8 = 0x10;
 /// STAT/ACK: a frame was received (FR).
 pub(crate) const STAT_ACK_FR: u8 = 0x40;
+/// STAT/ACK: a CB asking for an interrupt completed (CX), or the CU left the active state
+/// (CNA: suspended at the end of the chain, or idle).
+pub(crate) const STAT_ACK_CX: u8 = 0x80;
+pub(crate) const STAT_ACK_CNA: u8 = 0x20;
 /// SCB status byte: the RU status field (bits 2-5) and its "ready" value (receiving).
 pub(crate) const RUS_MASK: u8 = 0x3c;
 pub(crate) const RUS_READY: u8 = 0x10;

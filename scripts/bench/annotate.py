@@ -43,6 +43,8 @@ def main():
                 pkts = int(kv["rx"] if a.phase.startswith("rx") else kv["tx"])
     if base is None or mark is None:
         sys.exit("annotate.py: no module address or no such phase in the log")
+    if not pkts:
+        sys.exit(f"annotate.py: phase {a.phase} counted no packets")
     # Instructions executed per address: each block's count spread over its instructions.
     blocks = []
     cur = False

@@ -13,7 +13,8 @@ HOST=10.0.2.2
 IPORT=$(arg e100test.iperf)
 BPORT=$(arg e100test.bport)
 MODE=$(arg e100test.bmode)
-# e100test.bonly=sweep: only the UDP receive sweep and its overload (scripts/bench.sh --sweep).
+# e100test.bonly=sweep: only the UDP receive sweep and its overload (for a quick look by hand:
+# scripts/qemu-run.sh --suite bench-wall ... --append "... e100test.bonly=sweep").
 ONLY=$(arg e100test.bonly)
 T=5
 

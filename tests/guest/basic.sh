@@ -31,6 +31,7 @@ if wait_for 10 grep -qx 1 "/sys/class/net/$ifc/carrier"; then
 else
 	fail link-up "carrier=$(cat /sys/class/net/$ifc/carrier 2>&1) after 10 s"
 fi
+napi_mode "$ifc"
 begin ethtool-link-detected
 if ethtool "$ifc" | grep -q 'Link detected: yes'; then pass ethtool-link-detected; else fail ethtool-link-detected "$(ethtool "$ifc" 2>&1 | tail -3 | tr '\n' ' ')"; fi
 

@@ -51,6 +51,23 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tr '\n' ' ' | cut -c1-300)"; fi
 }
 
+# napi_mode IFC: e100_rs polls NAPI in a thread of its own when one CPU is online (receive
+# livelock otherwise, README), in softirq context with more; e100 always in softirq context.
+# One result, "napi-mode", with the CPU count, the sysfs setting and the thread seen.
+napi_mode() {
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	thr=$(cat "/sys/class/net/$1/threaded" 2>/dev/null)
+	kt=$(grep -l "^napi/$1-" /proc/[0-9]*/comm 2>/dev/null | wc -l)
+	want=0
+	[ "$DRIVER" = e100_rs ] && [ "$cpus" -eq 1 ] && want=1
+	begin napi-mode
+	if [ "$thr" = "$want" ] && { [ "$want" = 0 ] || [ "$kt" -ge 1 ]; }; then
+		pass napi-mode "$cpus CPU(s): threaded=$thr, $kt NAPI thread(s)"
+	else
+		fail napi-mode "$cpus CPU(s): threaded=$thr (want $want), $kt NAPI thread(s)"
+	fi
+}
+
 # The module file and load order for a driver.
 load_driver() {
 	case "$1" in

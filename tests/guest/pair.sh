@@ -38,6 +38,7 @@ else
 	fail setup "no carrier on $ifc"
 	exit 1
 fi
+napi_mode "$ifc"
 
 # rx_clean NAME BEFORE: this guest's receive side over a TCP run (over-length frames counted
 # since BEFORE).

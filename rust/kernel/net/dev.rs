@@ -890,6 +890,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: `raw` is a valid device; `netdev_priv` only computes an address.
         if netdev_priv(raw) != unsafe { bindings::netdev_priv(raw) } {
             // Our inline `netdev_priv` disagrees with C's: a layout we do not know.
+            crate::pr_err!("net: netdev_priv layout differs from C's; not registering\n");
             // SAFETY: allocated above, never registered, referenced only here.
             unsafe { bindings::free_netdev(raw) };
             return Err(EINVAL);
@@ -940,15 +941,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         }
         if cfg.threaded_napi {
             // After registration, so the thread is named after the interface. Under RTNL, as
-            // the sysfs attribute that switches it is.
-            // SAFETY: `raw` is registered and ours; RTNL is taken and released here, in process
-            // context (probe), with no other lock held.
-            let err = unsafe {
-                bindings::rtnl_lock();
-                let err = bindings::dev_set_threaded(raw, true);
-                bindings::rtnl_unlock();
-                err
-            };
+            // the sysfs attribute that switches it is (probe: process context, no lock held).
+            let rtnl = rtnl_lock();
+            // SAFETY: `raw` is registered and ours until `drop`; RTNL is held.
+            let err = unsafe { bindings::dev_set_threaded(raw, true) };
+            drop(rtnl);
             if err != 0 {
                 // The device works in softirq mode, as `dev_set_threaded` left it.
                 // SAFETY: registered and valid until `drop`.

@@ -102,8 +102,9 @@ impl SkBuff {
     #[inline]
     pub fn headlen(&self) -> u32 {
         // C's `skb_headlen()`, inline: the data less what is in fragments.
-        // SAFETY: the buffer is valid (type invariant).
-        unsafe { (*self.raw()).len - (*self.raw()).data_len }
+        // SAFETY: the buffer is valid (type invariant); `data_len <= len` always (wrapping, as
+        // C's unsigned arithmetic, rather than a check that could panic).
+        unsafe { (*self.raw()).len.wrapping_sub((*self.raw()).data_len) }
     }
 
     /// Bytes of room after the data of a linear buffer (none for one with fragments), C's
@@ -118,7 +119,7 @@ impl SkBuff {
                 if (*p).data_len != 0 {
                     0
                 } else {
-                    (*p).end - (*p).tail
+                    (*p).end.wrapping_sub((*p).tail)
                 }
             }
         }
@@ -326,14 +327,26 @@ impl DevRef {
     /// Whether the device's streaming mappings need syncing, C's `dma_dev_need_sync()`: its
     /// `dma_skip_sync` clear (a non-coherent device, or bounce buffering), or the DMA-API
     /// debugging on, which checks every sync. The syncs below skip the call when not.
+    ///
+    /// The bit is bindgen's `_raw` bitfield accessor (bindgen 0.70 or later; the harness pins
+    /// 0.73), which reads through the pointer without making a reference to the device.
     #[inline]
     fn need_sync(&self) -> bool {
-        if cfg!(CONFIG_DMA_API_DEBUG) {
-            return true;
+        #[cfg(CONFIG_DMA_NEED_SYNC)]
+        {
+            if cfg!(CONFIG_DMA_API_DEBUG) {
+                return true;
+            }
+            // SAFETY: `raw` is a live device (invariant). A plain load, as C's inline makes.
+            // The bit is written by `dma_set_mask()` (at probe, before any mapping exists) and
+            // cleared by swiotlb in the map call that first bounces for the device, so for a
+            // mapping that needs syncing it was cleared by that mapping's own map call, which
+            // happened before any sync of it; a neighbouring bitfield written meanwhile does
+            // not change this one.
+            unsafe { !bindings::device::dma_skip_sync_raw(self.raw) }
         }
-        // SAFETY: `raw` is a live device (invariant); the bit is read as C's inline reads it
-        // (a plain load, no reference to the device made), and may change only to "sync".
-        unsafe { !bindings::device::dma_skip_sync_raw(self.raw) }
+        #[cfg(not(CONFIG_DMA_NEED_SYNC))]
+        false
     }
 
     /// `dma_sync_single_for_cpu()`.
