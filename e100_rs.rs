@@ -406,7 +406,11 @@ kernel::module_pci_driver! {
     author: "The e100_rs developers",
     description: "Intel(R) PRO/100 Network Driver, in Rust",
     license: "GPL",
+    // What `ucode::blob_for` may ask the firmware loader for (e100.c's MODULE_FIRMWARE lines).
+    firmware: ["e100/d101m_ucode.bin", "e100/d101s_ucode.bin", "e100/d102e_ucode.bin"],
 }
+
+kernel::module_info!(version, "1.0");
 
 /// The driver's name, as `ethtool -i` and sysfs show it.
 const DRV_NAME: &CStr = c_str!("e100_rs");

@@ -26,7 +26,7 @@ if [ ! -f "$KSRC/.e100_rs-unpacked" ]; then
 	mv "$KSRC.tmp" "$KSRC"
 fi
 
-python3 "$REPO/scripts/overlay.py" "$REPO/rust" "$KSRC/rust"
+python3 "$REPO/scripts/overlay.py" "$REPO" "$KSRC"
 
 # The fragments in order (a later one adds options, or turns off an earlier one's).
 frag="$KSRC/.e100_rs-fragment"
@@ -77,6 +77,9 @@ start=$(date +%s)
 # (its object removed first), so that its diagnostics are in the build log every time for the
 # test command to judge; that costs a relink of about 20 s.
 rm -f "$KSRC/rust/kernel.o"
+# So is the driver's in-tree build (drivers/net/ethernet/intel/e100_rs, CONFIG_E100_RS=m), for
+# the test command's build/module-in-tree.
+rm -f "$KSRC/drivers/net/ethernet/intel/e100_rs/e100_rs.o"
 # The status file is written whatever make returns (errexit is off in the subshell; with it
 # on, a failed make would end the subshell first and leave a stale status behind).
 rm -f "$buildlog.rc"

@@ -14,6 +14,8 @@ PKGS=(
 	qemu-system-x86 busybox-static ethtool iperf3 iproute2
 	flex bison bc libelf-dev libssl-dev cpio xz-utils
 	make gcc libc6-dev python3 kmod
+	# scripts/test-box.sh: make bindeb-pkg
+	debhelper fakeroot rsync
 	# the harness QEMU (scripts/build-qemu.sh): build dependencies of Debian's qemu source
 	dpkg-dev patch pkg-config ninja-build meson libglib2.0-dev libpixman-1-dev libslirp-dev libfdt-dev
 )

@@ -32,6 +32,38 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 # Modules: the reference C driver (and mii, which it needs) and ours.
 cp "$KSRC/drivers/net/mii.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$root/mods/"
 cp "$rs_ko" "$root/mods/e100_rs.ko"
+# And installed the normal way: the tree's modules (e100, mii and the in-tree e100_rs, which
+# the basic suite loads with modprobe) under /lib/modules/RELEASE, with depmod's indexes, and
+# kmod's modprobe, modinfo and depmod (busybox's applets of those names are replaced).
+# With E100_RS_PKGDIR (scripts/test-box.sh's output), the modules come out of its linux-image
+# package instead, nothing from the build tree, with its modprobe.d snippet for
+# tests/guest/testbox.sh.
+if [ -n "${E100_RS_PKGDIR:-}" ]; then
+	deb=$(ls "$E100_RS_PKGDIR"/linux-image-*.deb | grep -v -- '-dbg_' | head -1)
+	[ -f "$deb" ] || die "no linux-image package in $E100_RS_PKGDIR"
+	x=$(mktemp -d)
+	dpkg-deb -x "$deb" "$x"
+	mkdir -p "$root/lib/modules"
+	for d in "$x"/lib/modules "$x"/usr/lib/modules; do
+		[ ! -d "$d" ] || cp -a "$d"/. "$root/lib/modules/"
+	done
+	rm -rf "$x"
+	cp "$E100_RS_PKGDIR/e100_rs.conf" "$root/tests/e100_rs.conf"
+else
+	"${KMAKE[@]}" -s INSTALL_MOD_PATH="$root" modules_install >/dev/null
+	[ -f "$root/lib/modules/$("${KMAKE[@]}" -s kernelrelease)/kernel/drivers/net/ethernet/intel/e100_rs/e100_rs.ko" ] ||
+		die "modules_install did not install the in-tree e100_rs (CONFIG_E100_RS=m?)"
+fi
+kmod=$(command -v kmod) || die "kmod is not installed"
+cp "$kmod" "$root/bin/kmod"
+for t in modprobe modinfo depmod; do
+	ln -sf /bin/kmod "$root/sbin/$t"
+	rm -f "$root/bin/$t"
+done
+ldd "$kmod" | awk '/=> \//{print $3}' | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
 # A test tool module, built against the same tree: printk from hard-IRQ context, for the
 # netconsole test (tests/guest/irqprint).
 tooldir=$(mktemp -d)

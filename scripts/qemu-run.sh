@@ -36,6 +36,8 @@ suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=
 qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er
 qargs=()
 initrd=${E100_RS_INITRD:-$INITRD}
+# E100_RS_KERNEL: another kernel image (the test-box package's, tests/guest/testbox.sh).
+kernel=${E100_RS_KERNEL:-$KSRC/arch/x86/boot/bzImage}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite) suite=$2; shift 2 ;;
@@ -65,7 +67,7 @@ done
 
 args=(
 	-M pc -m 512 -smp "$smp,sockets=$smp,cores=1" -nographic -no-reboot -monitor none
-	-kernel "$KSRC/arch/x86/boot/bzImage" -initrd "$initrd"
+	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
 	-netdev "$netdev"
 	-device "$model,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"

@@ -16,7 +16,8 @@
 # - The run is one process group (scripts/pgroup.py): QEMU and the host services die with it,
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
-# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults pm"),
+# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults pm
+# testbox"),
 # E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4500). The
 # harness's self-tests:
 # E100_RS_ABORT_AFTER=NAME makes every guest die right after reporting test NAME (e.g.
@@ -32,7 +33,7 @@ fi
 LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
-SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults pm}
+SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults pm testbox}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-4500}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
@@ -165,6 +166,23 @@ elif [ -n "$kdiags" ]; then
 	result FAIL build/kernel-crate-no-warnings "$(echo "$kdiags" | wc -l) diagnostics in our rust/ files: $(echo "$kdiags" | head -3 | tr '\n' '|')"
 else
 	result PASS build/kernel-crate-no-warnings "kernel crate compiled with CLIPPY=1: no warning in our $(echo "$ours" | wc -l) rust/ files"
+fi
+
+# The driver built inside the tree (scripts/overlay.py placed it in drivers/net/ethernet/intel/
+# e100_rs with its Kconfig; CONFIG_E100_RS=m), compiled with clippy in this run's kernel build:
+# the module the basic suite installs and loads with modprobe.
+intree=drivers/net/ethernet/intel/e100_rs
+idiags=$(awk '/^(warning|error)(\[[A-Za-z0-9_:-]+\])?:/ {msg = $0; next}
+	msg != "" && /^ *--> / {print $2 " " msg; msg = ""}' "$KBUILDLOG" | grep "^$intree/" || true)
+idiags=$idiags$(grep -E "^$intree/[^:]+:[0-9]+:[0-9]+: (warning|error):" "$KBUILDLOG" || true)
+if ! grep -qE "^ +CLIPPY +\[M\] +$intree/e100_rs\.o" "$KBUILDLOG"; then
+	result FAIL build/module-in-tree "$intree/e100_rs.o was not compiled with clippy in this run's kernel build (see $KBUILDLOG)"
+elif [ ! -f "$KSRC/$intree/e100_rs.ko" ] || ! grep -qx "CONFIG_E100_RS=m" "$KSRC/.config"; then
+	result FAIL build/module-in-tree "no $intree/e100_rs.ko, or CONFIG_E100_RS is not m"
+elif [ -n "$idiags" ]; then
+	result FAIL build/module-in-tree "$(echo "$idiags" | wc -l) diagnostics: $(echo "$idiags" | head -3 | tr '\n' '|')"
+else
+	result PASS build/module-in-tree "CONFIG_E100_RS=m: $intree/e100_rs.ko built in the kernel build with CLIPPY=1, no diagnostics"
 fi
 
 stage "module"
@@ -633,6 +651,31 @@ pm() {
 	done
 }
 
+# The test-box path (scripts/test-box.sh, README "On a real test box"), its CI variant: the
+# harness configuration packaged with make bindeb-pkg, then the packaged kernel and modules,
+# taken out of the .deb files, booted: depmod, the printed modprobe.d snippet makes the NIC's
+# modalias load e100_rs, ping, and the way back to e100 (tests/guest/testbox.sh). Last in the
+# run: bindeb-pkg relinks the test tree's kernel (a new build number).
+testbox() { # testbox DRIVER
+	[ "$1" = e100_rs ] || return 0
+	local pk="$OUT/test-box" t1 img x
+	t1=$(date +%s)
+	if ! bg_wait timeout --foreground "$(budget 1800)" "$REPO/scripts/test-box.sh" --config harness \
+		--out "$pk" >"$OUT/test-box.log" 2>&1; then
+		result FAIL build/test-box-packages "scripts/test-box.sh --config harness: $(grep -v '^ ' "$OUT/test-box.log" | tail -1)"
+		return 0
+	fi
+	img=$(ls "$pk"/linux-image-*.deb | grep -v -- '-dbg_' | head -1)
+	result PASS build/test-box-packages "scripts/test-box.sh --config harness: $(cd "$pk" && ls ./*.deb | sed 's|^\./||' | tr '\n' ' ')($(($(date +%s) - t1)) s)"
+	x=$(mktemp -d "$OUT/test-box-root.XXXX")
+	dpkg-deb -x "$img" "$x"
+	E100_RS_PKGDIR=$pk bg_wait "$REPO/scripts/initramfs.sh" "$OUT/test-box-initrd.gz" "$REPO/e100_rs.ko" >/dev/null
+	E100_RS_KERNEL=$(ls "$x"/boot/vmlinuz-* | head -1) E100_RS_INITRD=$OUT/test-box-initrd.gz \
+		bg_wait "$REPO/scripts/qemu-run.sh" --suite testbox --driver "$1" --mac "$MAC" \
+		--log "$OUT/testbox-$1.log" --timeout "$(budget 240)" --append "$(abort_arg)" || true
+	collect "$OUT/testbox-$1.log" "$1/testbox"
+}
+
 basic() { # basic DRIVER
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
 		--timeout "$(budget 180)" --append "$(abort_arg)" || true
@@ -670,6 +713,7 @@ for suite in $SUITES; do
 		ethtool) ethtool_suite "$drv" ;;
 		faults) harness_boot faults "$drv" 900 ;;
 		pm) pm "$drv" ;;
+		testbox) testbox "$drv" ;;
 		*) die "unknown suite $suite" ;;
 		esac
 	done

@@ -124,6 +124,31 @@ macro_rules! module_param {
     };
 }
 
+/// Adds a `$tag=$value` entry to the module's `.modinfo` section (C's `MODULE_INFO()`), for the
+/// tags 6.12's `module!` macro does not take, such as `version`; `modinfo` shows it. Built into
+/// the kernel, the entry carries the module's name as C's does (`modules.builtin.modinfo`).
+///
+/// # Examples
+///
+/// ```
+/// kernel::module_info!(version, "1.0");
+/// ```
+#[macro_export]
+macro_rules! module_info {
+    ($tag:ident, $value:literal) => {
+        const _: () = {
+            #[cfg(MODULE)]
+            const ENTRY: &str = concat!(stringify!($tag), "=", $value, "\0");
+            #[cfg(not(MODULE))]
+            const ENTRY: &str = concat!(module_path!(), ".", stringify!($tag), "=", $value, "\0");
+
+            #[link_section = ".modinfo"]
+            #[used(compiler)]
+            static INFO: [u8; ENTRY.len()] = *$crate::module_param::as_array(ENTRY);
+        };
+    };
+}
+
 /// Turns a string literal into a byte array of its exact length (for `.modinfo` entries).
 #[doc(hidden)]
 pub const fn as_array<const N: usize>(s: &str) -> &[u8; N] {

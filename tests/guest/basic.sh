@@ -7,7 +7,76 @@
 drv=$DRIVER
 
 kmemleak_baseline
+
+# The modules as a package installs them (scripts/initramfs.sh: make modules_install): depmod
+# rebuilds the indexes here, modinfo shows what the module declares, and this suite loads the
+# in-tree build by name with modprobe (every other suite insmods the out-of-tree one).
+LOAD=modprobe
+rel=$(uname -r)
+mdir=/lib/modules/$rel
+begin depmod
+rm -f "$mdir"/modules.dep "$mdir"/modules.dep.bin "$mdir"/modules.alias "$mdir"/modules.alias.bin
+nic_alias=$(cat "$(nic_pci)/modalias")
+if ! out=$(depmod 2>&1); then
+	fail depmod "depmod failed: $out"
+elif ! dep=$(grep "/$drv.ko:" "$mdir/modules.dep"); then
+	fail depmod "$drv.ko is not in modules.dep"
+elif [ "$drv" = e100 ] && ! echo "$dep" | grep -q 'mii.ko'; then
+	fail depmod "e100 does not depend on mii: $dep"
+elif ! modprobe -R "$nic_alias" 2>/dev/null | grep -qx "$drv"; then
+	fail depmod "the NIC's modalias $nic_alias resolves to '$(modprobe -R "$nic_alias" 2>&1 | tr '\n' ' ')'"
+else
+	pass depmod "$(modprobe --version | head -1): $dep; the NIC's modalias resolves to $(modprobe -R "$nic_alias" | tr '\n' ' ')"
+fi
+
+begin modinfo
+mi=/tmp/modinfo.$drv
+modinfo "$drv" >"$mi" 2>&1
+bad=
+f=$(modinfo -F filename "$drv" 2>&1)
+[ "$f" = "$mdir/kernel/drivers/net/ethernet/intel/$([ "$drv" = e100_rs ] && echo e100_rs/)$drv.ko" ] || bad="$bad [filename $f]"
+[ "$(modinfo -F intree "$drv")" = Y ] || bad="$bad [not intree]"
+lic=$(modinfo -F license "$drv")
+case "$drv $lic" in "e100_rs GPL" | "e100 GPL v2") ;; *) bad="$bad [license $lic]" ;; esac
+na=$(modinfo -F alias "$drv" | grep -c '^pci:v00008086d0000....sv\*sd\*bc02sc00i\*$')
+[ "$na" = 42 ] || bad="$bad [$na PCI aliases, want e100.c's 42]"
+modinfo -F alias "$drv" | sed 's/^pci:v\(........\)d\(........\).*/\1 \2/' | grep -qix "00008086 0000$(sed 's/^0x//' "$(nic_pci)/device")" ||
+	bad="$bad [no alias for the NIC's device ID]"
+fw=$(modinfo -F firmware "$drv" | sort | tr '\n' ' ')
+[ "$fw" = "e100/d101m_ucode.bin e100/d101s_ucode.bin e100/d102e_ucode.bin " ] || bad="$bad [firmware: $fw]"
+# Every parameter has a description; each integer one of ours states its range (e100.c's
+# use_io and eeprom_bad_csum_allow do not).
+np=$(modinfo -F parm "$drv" | wc -l)
+[ "$np" -ge 3 ] || bad="$bad [$np parameters]"
+modinfo -F parm "$drv" | while IFS= read -r p; do
+	desc=${p#*:}
+	case "$drv $p" in
+	"e100_rs "*"(int)" | "e100_rs "*"(uint)") echo "$desc" | grep -qE '[0-9]+ *(-|=|\.\.\.)' || echo "[$p: no range]" ;;
+	esac
+	[ -n "${desc% (*)}" ] || echo "[$p: no description]"
+done >/tmp/parm.bad
+bad="$bad$(tr '\n' ' ' </tmp/parm.bad)"
+if [ "$drv" = e100_rs ]; then
+	[ -n "$(modinfo -F version "$drv")" ] || bad="$bad [no version]"
+	# The same devices and firmware as the reference.
+	[ "$(modinfo -F alias e100_rs | sort)" = "$(modinfo -F alias e100 | sort)" ] || bad="$bad [aliases differ from e100's]"
+	[ "$(modinfo -F firmware e100_rs | sort)" = "$(modinfo -F firmware e100 | sort)" ] || bad="$bad [firmware differs from e100's]"
+fi
+if [ -z "$bad" ]; then
+	pass modinfo "$na PCI aliases, firmware $fw, $np parameters, license $lic, intree$([ "$drv" = e100_rs ] && echo ", version $(modinfo -F version "$drv"), as e100's aliases and firmware")"
+else
+	cat "$mi"
+	fail modinfo "$bad"
+fi
+
 check module-loads load_driver "$drv"
+begin module-in-tree
+t=$(cat "/sys/module/$drv/taint" 2>&1)
+if [ -e "/sys/module/$drv" ] && [ -z "$t" ]; then
+	pass module-in-tree "loaded by modprobe from $mdir, no taint (an out-of-tree module would be O)"
+else
+	fail module-in-tree "taint '$t' (O: the out-of-tree build was loaded)"
+fi
 
 begin device-bound
 d=$(nic_pci)

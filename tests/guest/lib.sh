@@ -68,8 +68,21 @@ napi_mode() {
 	fi
 }
 
-# The module file and load order for a driver.
+# kmod's tools where the initramfs has them (scripts/initramfs.sh), by path: busybox's ash runs
+# its own applet of the same name for a bare command name, whatever PATH says.
+for t in modprobe modinfo depmod; do
+	[ ! -x "/sbin/$t" ] || eval "$t() { /sbin/$t \"\$@\"; }"
+done
+
+# The module file and load order for a driver: by path (/mods: the out-of-tree e100_rs), or,
+# with LOAD=modprobe, the installed modules (/lib/modules: the in-tree build) by name, their
+# dependencies (e100 needs mii) from depmod's index.
+LOAD=insmod
 load_driver() {
+	if [ "$LOAD" = modprobe ]; then
+		modprobe "$1"
+		return
+	fi
 	case "$1" in
 	e100) insmod /mods/mii.ko 2>/dev/null; insmod /mods/e100.ko ;;
 	e100_rs) insmod /mods/e100_rs.ko ;;
