@@ -30,3 +30,36 @@ KMAKE=(make -C "$KSRC" LLVM=1 -j"$JOBS")
 
 log() { printf '[%s] %s\n' "${LOG_TAG:-e100_rs}" "$*"; }
 die() { printf '[%s] error: %s\n' "${LOG_TAG:-e100_rs}" "$*" >&2; exit 1; }
+
+# kconfigure TREE: configure the kernel tree TREE as the harness's kernels are: x86_64
+# tinyconfig, then the fragments KFRAGS merged in order, then olddefconfig. (The same steps as
+# scripts/build-kernel.sh's; scripts/patch-series.sh --bisect uses this one.)
+kconfigure() {
+	local tree=$1 frag="$1/.e100_rs-fragment"
+	cat "${KFRAGS[@]}" >"$frag"
+	make -C "$tree" LLVM=1 -s tinyconfig >/dev/null
+	(cd "$tree" && KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
+	make -C "$tree" LLVM=1 -s olddefconfig >/dev/null
+}
+
+# kconfig_missing TREE: the options of the fragments KFRAGS whose last setting did not survive
+# Kconfig's dependency rules in TREE's .config, one a line (nothing: all did).
+kconfig_missing() {
+	local tree=$1 line opt
+	local -A want_opt=()
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) want_opt[${line%%=*}]=$line ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			want_opt[${opt%% *}]=$line ;;
+		esac
+	done < <(cat "${KFRAGS[@]}")
+	for opt in "${!want_opt[@]}"; do
+		line=${want_opt[$opt]}
+		case "$line" in
+		CONFIG_*=*) grep -qx "$line" "$tree/.config" || echo "$line" ;;
+		*) ! grep -q "^$opt=" "$tree/.config" || echo "$opt should be unset" ;;
+		esac
+	done
+}

@@ -19,6 +19,7 @@ void rust_helper_dma_rmb(void)
 
 void rust_helper_mb(void)
 {
+	/* Full barrier for kernel::dma::mb(), whose callers say what it orders. */
 	mb();
 }
 

@@ -364,7 +364,8 @@ impl ErsResult {
 /// // Doctests are built into the kernel, where the owning module is none, as for built-in
 /// // drivers.
 /// // SAFETY: for built-in code `THIS_MODULE` is null.
-/// static BUILT_IN: kernel::ThisModule = unsafe { kernel::ThisModule::from_ptr(core::ptr::null_mut()) };
+/// static BUILT_IN: kernel::ThisModule =
+///     unsafe { kernel::ThisModule::from_ptr(core::ptr::null_mut()) };
 ///
 /// // Registering binds nothing (no such device) and unregistering undoes it.
 /// let reg = pci::Registration::<Dummy>::new(&BUILT_IN)?;

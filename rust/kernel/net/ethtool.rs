@@ -94,7 +94,9 @@ pub struct EthMacStats(bindings::ethtool_eth_mac_stats);
 macro_rules! mac_stat_setters {
     ($($set:ident => $field:ident),* $(,)?) => {
         impl EthMacStats {
-            fn fields(&mut self) -> &mut bindings::ethtool_eth_mac_stats__bindgen_ty_1__bindgen_ty_1 {
+            fn fields(
+                &mut self,
+            ) -> &mut bindings::ethtool_eth_mac_stats__bindgen_ty_1__bindgen_ty_1 {
                 // SAFETY: both union members are the same `u64` fields (a `struct_group`), so
                 // either view is valid for any contents.
                 unsafe { &mut self.0.__bindgen_anon_1.__bindgen_anon_1 }
