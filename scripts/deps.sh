@@ -13,7 +13,7 @@ PKGS=(
 	linux-source-6.12 clang lld llvm libclang-dev
 	qemu-system-x86 busybox-static ethtool iperf3 iproute2
 	flex bison bc libelf-dev libssl-dev cpio xz-utils
-	make gcc libc6-dev python3 kmod
+	make gcc libc6-dev python3 kmod git perl
 	# scripts/test-box.sh: make bindeb-pkg
 	debhelper fakeroot rsync
 	# the harness QEMU (scripts/build-qemu.sh): build dependencies of Debian's qemu source

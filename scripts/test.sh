@@ -216,6 +216,21 @@ else
 	result FAIL build/rustfmt "$(echo "$out" | grep -c '^Diff in') hunks differ"
 fi
 
+# The patch series (scripts/patch-series.sh, patches/series/README.md): written from the repo
+# (fails if patches/series and the overlay disagree), then checked: it applies in order to a
+# pristine tree, reproduces the overlay byte for byte, and checkpatch --strict finds no error.
+stage "patch series"
+serdir="$OUT/series"
+if bg_wait "$REPO/scripts/patch-series.sh" "$serdir" >"$OUT/series-write.log" 2>&1; then
+	result PASS series/written "$(ls "$serdir"/0*.patch | grep -vc 0000-cover) patches and a cover letter in $serdir"
+	bg_wait "$REPO/scripts/patch-series.sh" --check "$serdir" >"$OUT/series-check.log" 2>&1 || true
+	while read -r status name detail; do
+		result "$status" "$name" "$detail"
+	done < <(grep -E '^(PASS|FAIL) series/' "$OUT/series-check.log")
+else
+	result FAIL series/written "$(grep -v '^ ' "$OUT/series-write.log" | tail -1)"
+fi
+
 # Misuse of the kernel-crate abstractions must not compile: each snippet in tests/misuse is
 # built as a module against the kernel tree and must fail with the error it names (its first
 # error has the `//! expect-error:` code, if any, and the log the `//! expect-message:` text);
