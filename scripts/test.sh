@@ -689,6 +689,14 @@ testbox() { # testbox DRIVER
 		bg_wait "$REPO/scripts/qemu-run.sh" --suite testbox --driver "$1" --mac "$MAC" \
 		--log "$OUT/testbox-$1.log" --timeout "$(budget 240)" --append "$(abort_arg)" || true
 	collect "$OUT/testbox-$1.log" "$1/testbox"
+	# The default, Debian's own configuration, configured (not built: hours): what a box
+	# builds must keep Rust, the firmware abstractions the driver uses, E100 and E100_RS.
+	if bg_wait timeout --foreground "$(budget 600)" "$REPO/scripts/test-box.sh" --configure-only \
+		>"$OUT/test-box-debian.log" 2>&1; then
+		result PASS build/test-box-debian-config "$(grep -E '^\[test-box\] (configuration|configured)' "$OUT/test-box-debian.log" | sed 's/^\[test-box\] //' | tr '\n' ';')"
+	else
+		result FAIL build/test-box-debian-config "$(grep -v '^ ' "$OUT/test-box-debian.log" | tail -1)"
+	fi
 }
 
 basic() { # basic DRIVER

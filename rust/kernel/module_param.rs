@@ -125,13 +125,16 @@ macro_rules! module_param {
 }
 
 /// Adds a `$tag=$value` entry to the module's `.modinfo` section (C's `MODULE_INFO()`), for the
-/// tags 6.12's `module!` macro does not take, such as `version`; `modinfo` shows it. Built into
-/// the kernel, the entry carries the module's name as C's does (`modules.builtin.modinfo`).
+/// tags 6.12's `module!` macro does not take, such as `version`; `modinfo` shows it. Use it at
+/// the crate root: built into the kernel, the entry is prefixed with `module_path!()`, which
+/// there is the module's name, as C prefixes `KBUILD_MODNAME` (`modules.builtin.modinfo`).
 ///
 /// # Examples
 ///
 /// ```
-/// kernel::module_info!(version, "1.0");
+/// // In the doctests (built in), this adds "<doctest crate>.e100_rs_doctest=example" to
+/// // vmlinux's built-in module information, and nothing else.
+/// kernel::module_info!(e100_rs_doctest, "example");
 /// ```
 #[macro_export]
 macro_rules! module_info {

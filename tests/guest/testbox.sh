@@ -3,8 +3,9 @@
 # kernel from the linux-image package, its modules as the package installs them (nothing from
 # the build tree; depmod run here, as the package's postinst does), and the modprobe.d snippet
 # the script prints. With the snippet, the NIC's modalias (what udev asks modprobe for at boot)
-# must load e100_rs and not e100; the link must come up and ping the host; without it, the
-# way back the script prints must give the card to e100.
+# must load e100_rs and not e100, the link come up and ping the host; with no e100_rs.ko (a
+# kernel without it) the snippet must still give the card to e100; and the way back the script
+# prints must give the card to e100, now and at the next modalias load.
 # shellcheck disable=SC1091
 . /tests/lib.sh
 
@@ -46,14 +47,33 @@ else
 	fail ping "interface '$ifc': no link or no answer"
 fi
 
-# The way back, as the script prints it (update-initramfs aside).
-begin way-back
-rm /etc/modprobe.d/e100_rs.conf
-modprobe -r e100_rs && modprobe e100
+# A kernel without e100_rs (a Debian one, booted as a fallback) keeps e100 with the snippet.
+begin snippet-falls-back
+ko=$mdir/kernel/drivers/net/ethernet/intel/e100_rs/e100_rs.ko
+modprobe -r e100_rs
+mv "$ko" /tmp/e100_rs.ko.away && depmod
+modprobe "$alias"
 drv=$(bound)
 if [ "$drv" = e100 ] && [ ! -e /sys/module/e100_rs ]; then
-	pass way-back "snippet removed, modprobe -r e100_rs, modprobe e100: $(basename "$nic") -> e100"
+	pass snippet-falls-back "no e100_rs.ko: modprobe $alias -> e100"
 else
-	fail way-back "bound to '$drv'"
+	fail snippet-falls-back "no e100_rs.ko: bound to '$drv'"
 fi
-rmmod e100 2>/dev/null
+modprobe -r e100
+mv /tmp/e100_rs.ko.away "$ko" && depmod
+
+# The way back, as the script prints it (update-initramfs aside), and the next boot's load.
+begin way-back
+modprobe "$alias"
+echo 'blacklist e100_rs' >/etc/modprobe.d/e100_rs.conf
+modprobe -r e100_rs && modprobe e100
+drv=$(bound)
+modprobe -r e100
+modprobe "$alias"
+drv2=$(bound)
+if [ "$drv" = e100 ] && [ "$drv2" = e100 ] && [ ! -e /sys/module/e100_rs ]; then
+	pass way-back "blacklist e100_rs, modprobe -r e100_rs, modprobe e100: $(basename "$nic") -> e100; then modprobe $alias -> e100"
+else
+	fail way-back "after the printed commands bound to '$drv', after a modalias load to '$drv2'"
+fi
+modprobe -r e100
