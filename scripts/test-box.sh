@@ -109,6 +109,8 @@ harness)
 		--set-str MODULE_SIG_KEY "certs/signing_key.pem" \
 		--set-str LOCALVERSION "+e100rs" --disable LOCALVERSION_AUTO
 	"${mk[@]}" -s olddefconfig >/dev/null
+	# include/config/auto.conf, which kernelrelease reads LOCALVERSION from.
+	"${mk[@]}" -s syncconfig >/dev/null
 	;;
 esac
 
@@ -129,8 +131,10 @@ rel=$(make -s -C "$tree" LLVM=1 kernelrelease)
 # here, not hidden. A test-box kernel, not a production one.
 if [ -f "$tree/.config.e100_rs-base" ] && [ "$mode" != harness ]; then
 	lost=$("$tree/scripts/diffconfig" "$tree/.config.e100_rs-base" "$tree/.config" |
-		sed -n 's/^-\([A-Z0-9_]*\) [ym]$/\1/p; s/^ \([A-Z0-9_]*\) [ym] -> n$/\1/p' | sort | tr '\n' ' ')
-	[ -z "$lost" ] || log "off in this build, on in the base configuration: $lost"
+		sed -n 's/^-\([A-Z0-9_]*\) [ym]$/\1/p; s/^ \([A-Z0-9_]*\) [ym] -> n$/\1/p' |
+		grep -vE '^(CC|AS|LD|GCC|PAHOLE|HAVE|CLANG|RUSTC|TOOLS)_|^(FTRACE_MCOUNT_USE_CC|PREFIX_SYMBOLS|USE_X86_SEG_SUPPORT)$' |
+		sort | tr '\n' ' ' || true)
+	[ -z "$lost" ] || log "off in this build, on in the base configuration (toolchain capabilities left out): $lost"
 fi
 if [ "$confonly" = 1 ]; then
 	log "configured $tree for $rel: $(grep -c '=[ym]$' "$tree/.config") options on, ${want_opts[*]}"
