@@ -3,7 +3,8 @@
 # kernel built from the same tree without the test kernel's run-time debugging
 # (scripts/kernel-bench.config), separate from the test command.
 #
-#   scripts/bench.sh [--count-only | --wall-only] [--rounds N] [--runs N] [--packets N] [--out DIR]
+#   scripts/bench.sh [--count-only | --wall-only | --sweep-only] [--rounds N] [--runs N]
+#                    [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
 # then e100 (ABAB...), on the same QEMU with the same pinning (the guest's QEMU on host CPU 1,
@@ -15,6 +16,10 @@
 # autonegotiating 100 Mb/s full duplex and the wire timed (TCP each way). scripts/bench/report.py gives each metric's median and spread
 # per driver and the e100_rs/e100 ratio with a bootstrap confidence interval and a
 # Mann-Whitney test (scipy), and draws the charts (matplotlib).
+#
+# --sweep-only: rounds of the UDP receive sweep and its overload alone (one boot per driver and
+# round, e100test.bonly=sweep), no counts, no timed wire, no guest pair: the overload question
+# in a few minutes.
 #
 # Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
@@ -34,12 +39,13 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--count-only) count_only=1; shift ;;
 	--wall-only) wall_only=1; shift ;;
+	--sweep-only) sweep_only=1 wall_only=1; shift ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--packets) packets=$2; shift 2 ;;
@@ -114,8 +120,13 @@ wall() {
 	log "round $r: $d"
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 900 --log "$base.log" \
-		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full"
+		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full$only"
 	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
+	if [ "$sweep_only" -eq 1 ]; then
+		kill "$ipid" 2>/dev/null || true
+		wait "$ipid" 2>/dev/null || true
+		return
+	fi
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 300 --log "$base-wire.log" \
 		--qemu "$hqemu" --nic-props link-partner=autoneg,wire-timing=on \
@@ -143,6 +154,8 @@ wall() {
 	wait "$spid" || true
 	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
 }
+only=""
+[ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
 if [ "$count_only" -eq 0 ]; then
 	hqemu=$(cat "$out/harness-qemu.path")
 	for r in $(seq 1 "$rounds"); do
