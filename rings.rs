@@ -251,8 +251,14 @@ impl CbRing {
         // The first words in one write (past a short body's end, zeros the device ignores);
         // the rest, for the commands that have more, word by word.
         let mut head = [0u32; CB_HEAD_WORDS];
-        for (h, w) in head.iter_mut().zip(body) {
-            *h = *w;
+        match body.first_chunk::<CB_HEAD_WORDS>() {
+            // A transmit body: a fixed-size copy (two moves, not a memcpy call).
+            Some(h) => head = *h,
+            None => {
+                for (h, w) in head.iter_mut().zip(body) {
+                    *h = *w;
+                }
+            }
         }
         dma_write!(self.mem, i, head = head)?;
         for (k, w) in body
@@ -336,8 +342,13 @@ impl CbRing {
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
     /// when `freed` is full (the caller frees those and calls again).
     pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {
+        // The sums wrap rather than check: one pass adds at most a ring of frames (and BQL
+        // and the statistics take them modulo 2^32 anyway).
         let mut done = Cleaned::default();
-        while self.sent > 0 && !freed.is_full() {
+        while !freed.is_full() {
+            let Some(sent) = self.sent.checked_sub(1) else {
+                break;
+            };
             let i = self.to_clean;
             let status = match dma_read!(self.mem, i, status) {
                 Ok(s) => u16::from_le(s),
@@ -346,21 +357,25 @@ impl CbRing {
             if status & CB_COMPLETE == 0 {
                 break;
             }
-            if let Some(skb) = self.skbs.get_mut(i).and_then(Option::take) {
-                let len = skb.len();
-                if status & desc::CB_OK != 0 {
-                    done.sent_pkts += 1;
-                    done.sent_bytes += len;
+            // The buffer goes straight from its slot into the batch (one move, not two).
+            match self.skbs.get_mut(i).and_then(|slot| freed.take_from(slot)) {
+                Some(len) => {
+                    if status & desc::CB_OK != 0 {
+                        done.sent_pkts = done.sent_pkts.wrapping_add(1);
+                        done.sent_bytes = done.sent_bytes.wrapping_add(len);
+                    }
+                    done.pkts = done.pkts.wrapping_add(1);
+                    done.bytes = done.bytes.wrapping_add(len);
                 }
-                done.pkts += 1;
-                done.bytes += len;
-                freed.push(skb);
-            } else if status & desc::CB_OK == 0 {
-                done.cmd_failed += 1;
+                None if status & desc::CB_OK == 0 => {
+                    done.cmd_failed = done.cmd_failed.wrapping_add(1);
+                }
+                None => {}
             }
             self.to_clean = self.next(i);
-            self.sent -= 1;
-            self.avail += 1;
+            self.sent = sent;
+            // At most `count` (invariant: `sent + unsent + avail == count`).
+            self.avail = self.avail.wrapping_add(1);
         }
         done
     }
@@ -404,12 +419,16 @@ impl Reclaimed {
         self.n >= RECLAIM_BATCH
     }
 
-    fn push(&mut self, m: TxMapping) {
-        if let Some(slot) = self.bufs.get_mut(self.n) {
-            // The slot is empty (invariant): nothing to drop, so no drop code for it.
-            core::mem::forget(slot.replace(m));
-            self.n += 1;
-        }
+    /// Moves the buffer in `src` (if any) into the batch and returns its length; leaves it
+    /// where it is, and returns `None`, if `src` is empty or the batch full.
+    #[inline]
+    fn take_from(&mut self, src: &mut Option<TxMapping>) -> Option<u32> {
+        let len = src.as_ref()?.len();
+        let slot = self.bufs.get_mut(self.n)?;
+        // The slot is empty (invariant): the swap leaves `src` empty, with nothing to drop.
+        core::mem::swap(slot, src);
+        self.n += 1;
+        Some(len)
     }
 
     /// Unmaps and frees the buffers, the NAPI way.
@@ -426,10 +445,11 @@ impl Reclaimed {
 impl Cleaned {
     /// Adds another pass's figures.
     pub(crate) fn add(&mut self, o: &Cleaned) {
-        self.pkts += o.pkts;
-        self.bytes += o.bytes;
-        self.sent_pkts += o.sent_pkts;
-        self.sent_bytes += o.sent_bytes;
+        // Wrapping, as in `CbRing::clean`: a poll's passes clean at most a ring's worth each.
+        self.pkts = self.pkts.wrapping_add(o.pkts);
+        self.bytes = self.bytes.wrapping_add(o.bytes);
+        self.sent_pkts = self.sent_pkts.wrapping_add(o.sent_pkts);
+        self.sent_bytes = self.sent_bytes.wrapping_add(o.sent_bytes);
     }
 }
 
@@ -583,7 +603,9 @@ impl RxRing {
                 Ok(st) if st.complete => st,
                 _ => break,
             };
-            got.work += 1;
+            // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
+            // spare the per-frame overflow checks.
+            got.work = got.work.wrapping_add(1);
             // A fresh buffer first, already linked to the next RFD: without one, the frame is
             // dropped and its buffer re-armed.
             let next = self.addr(ring_next(i, self.count));
@@ -628,12 +650,14 @@ impl RxRing {
                 continue;
             };
             if group {
-                got.multicast += 1;
+                got.multicast = got.multicast.wrapping_add(1);
             }
-            got.pkts += 1;
+            got.pkts = got.pkts.wrapping_add(1);
             // Bytes of the frame, not of its FCS (as e100.c counts them).
             let fcs = if opts.fcs { 4 } else { 0 };
-            got.bytes += u64::from(st.actual.saturating_sub(fcs));
+            got.bytes = got
+                .bytes
+                .wrapping_add(u64::from(st.actual.saturating_sub(fcs)));
             deliver(skb);
         }
         got.at_stop = self.clean == self.stop;

@@ -239,7 +239,12 @@ impl<T: AsBytes + FromBytes> CoherentAllocation<T> {
         if i >= self.count {
             return Err(EINVAL);
         }
-        Ok(self.dma_handle + (i * core::mem::size_of::<T>()) as DmaAddr)
+        // `i < count`: the offset is inside the allocation, whose size (`count` elements) was
+        // computed without overflow at allocation, and its bus range does not wrap; the
+        // wrapping operations only spare the overflow checks.
+        Ok(self
+            .dma_handle
+            .wrapping_add(i.wrapping_mul(core::mem::size_of::<T>()) as DmaAddr))
     }
 
     /// A pointer to element `i`, bounds checked. For the [`dma_read!`](crate::dma_read) family.

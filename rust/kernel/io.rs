@@ -149,6 +149,9 @@ mod mmio {
     x86_mmio!(readl, writel, u32, "dword", reg, ":e");
 }
 
+// The accessors add the offset with `wrapping_add`: the mapping does not wrap around the
+// address space (type invariant) and the offset lies inside it, so the sum is the plain one, and
+// no overflow check (and panic path) is paid on every register access.
 macro_rules! define_accessors {
     ($read:ident, $try_read:ident, $write:ident, $try_write:ident, $ty:ty,
      $c_read:ident, $c_write:ident) => {
@@ -158,7 +161,7 @@ macro_rules! define_accessors {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: `offset` is aligned and `offset + size_of::<$ty>() <= SIZE <= maxsize`
             // (checked above), so by the type invariant the address lies inside the mapping.
-            unsafe { mmio::$c_read((self.0.addr + offset) as _) }
+            unsafe { mmio::$c_read(self.0.addr.wrapping_add(offset) as _) }
         }
 
         /// Reads the register at `offset`, checked at run time; [`EINVAL`] if out of range.
@@ -169,7 +172,7 @@ macro_rules! define_accessors {
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping (type
             // invariant).
-            Ok(unsafe { mmio::$c_read((self.0.addr + offset) as _) })
+            Ok(unsafe { mmio::$c_read(self.0.addr.wrapping_add(offset) as _) })
         }
 
         /// Writes `value` to the register at `offset`, which is checked at compile time.
@@ -177,7 +180,7 @@ macro_rules! define_accessors {
         pub fn $write(&self, value: $ty, offset: usize) {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: as in the matching read: aligned and inside the mapping.
-            unsafe { mmio::$c_write(value, (self.0.addr + offset) as _) }
+            unsafe { mmio::$c_write(value, self.0.addr.wrapping_add(offset) as _) }
         }
 
         /// Writes `value` to the register at `offset`, checked at run time.
@@ -187,7 +190,7 @@ macro_rules! define_accessors {
                 return Err(EINVAL);
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping.
-            unsafe { mmio::$c_write(value, (self.0.addr + offset) as _) };
+            unsafe { mmio::$c_write(value, self.0.addr.wrapping_add(offset) as _) };
             Ok(())
         }
     };

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 KERNEL_BASE = 0xFFFF800000000000
-IRQ_RE = re.compile(r"e100_intr\b|::interrupt\b|irq_handler|handle_irq")
+IRQ_RE = re.compile(r"e100_intr\b|::interrupt\b|irq_handler|handle_irq|irq::handle_callback")
 
 
 def load_symbols(system_map, log):
@@ -158,7 +158,8 @@ def main():
         ktop = sorted(kernel_sym.items(), key=lambda kv: -kv[1])[:15]
         ktop_names = demangle([s for s, _ in ktop])
         # The interrupt path: the driver's hard-interrupt handler (e100_intr; e100_rs's
-        # Nic::interrupt and the abstraction's trampoline), per interrupt.
+        # Nic::interrupt and the abstraction's trampoline, kernel::irq::handle_callback, into
+        # which the compiler may inline it), per interrupt.
         irq_insns = sum(c for s, c in by_sym.items()
                         if sym_group[s] == "driver" and IRQ_RE.search(names.get(s, s)))
         result["phases"][ph["name"]] = {

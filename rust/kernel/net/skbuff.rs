@@ -710,7 +710,7 @@ impl RxMapping {
         f: impl FnOnce(&CpuView<'_>) -> R,
     ) -> Result<R> {
         self.check(offset, len)?;
-        let a = self.addr + offset as DmaAddr;
+        let a = self.addr.wrapping_add(offset as DmaAddr);
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
         unsafe { self.dev.sync_for_cpu(a, len, dir) };
@@ -731,7 +731,7 @@ impl RxMapping {
     #[inline]
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> Result {
         self.check(offset, src.len())?;
-        let a = self.addr + offset as DmaAddr;
+        let a = self.addr.wrapping_add(offset as DmaAddr);
         let n = src.len();
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: as in `read_with`; the buffer is ours alone (an `RxBuf`), and CPU writes
