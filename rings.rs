@@ -342,8 +342,8 @@ impl CbRing {
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
     /// when `freed` is full (the caller frees those and calls again).
     pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {
-        // The sums wrap rather than check: one pass adds at most a ring of frames (and BQL
-        // and the statistics take them modulo 2^32 anyway).
+        // The sums wrap rather than check: one pass adds at most a batch of frames, far from
+        // `u32`'s range, so they never do.
         let mut done = Cleaned::default();
         while !freed.is_full() {
             let Some(sent) = self.sent.checked_sub(1) else {
