@@ -15,50 +15,23 @@ COLD_BUILD_UNITS=${COLD_BUILD_UNITS:-1640}
 COLD_BUILD_MIN_2CPU=6
 
 mkdir -p "$CACHE"
-if [ ! -f "$KSRC/.e100_rs-unpacked" ]; then
-	[ -f "$KTARBALL" ] || die "$KTARBALL missing: run scripts/deps.sh"
-	log "unpacking $(basename "$KTARBALL") into $KSRC"
-	rm -rf "$KSRC.tmp"
-	mkdir -p "$KSRC.tmp"
-	tar -xJf "$KTARBALL" -C "$KSRC.tmp" --strip-components=1
-	touch "$KSRC.tmp/.e100_rs-unpacked"
-	rm -rf "$KSRC"
-	mv "$KSRC.tmp" "$KSRC"
-fi
-
+unpack_tree "$KSRC"
 python3 "$REPO/scripts/overlay.py" "$REPO" "$KSRC"
 
-# The fragments in order (a later one adds options, or turns off an earlier one's).
-frag="$KSRC/.e100_rs-fragment"
-cat "${KFRAGS[@]}" >"$frag.new"
-mv "$frag.new" "$frag"
+# Configured again when the fragments (in order: a later one adds options, or turns off an
+# earlier one's) change.
 stamp="$KSRC/.e100_rs-config.sha256"
-want=$(sha256sum "$frag" | cut -d' ' -f1)
+want=$(cat "${KFRAGS[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$KSRC/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	log "configuring: x86_64 tinyconfig + ${KFRAGS[*]##*/}"
-	"${KMAKE[@]}" -s tinyconfig >/dev/null
-	(cd "$KSRC" && KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
-	"${KMAKE[@]}" -s olddefconfig >/dev/null
+	kconfigure "$KSRC"
 	# Every option's last setting in the fragments must have survived Kconfig's dependency
-	# rules (a later fragment may turn off what an earlier one turned on).
-	bad=0
-	declare -A want_opt=()
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) want_opt[${line%%=*}]=$line ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }
-			want_opt[${opt%% *}]=$line ;;
-		esac
-	done <"$frag"
-	for opt in "${!want_opt[@]}"; do
-		line=${want_opt[$opt]}
-		case "$line" in
-		CONFIG_*=*) grep -qx "$line" "$KSRC/.config" || { log "config: $line did not stick"; bad=1; } ;;
-		*) ! grep -q "^$opt=" "$KSRC/.config" || { log "config: $opt should be unset"; bad=1; } ;;
-		esac
-	done
-	[ "$bad" -eq 0 ] || die "kernel config is missing options (see above)"
+	# rules.
+	missing=$(kconfig_missing "$KSRC")
+	if [ -n "$missing" ]; then
+		while IFS= read -r line; do log "config: not as the fragments want: $line"; done <<<"$missing"
+		die "kernel config is missing options (see above)"
+	fi
 	echo "$want" >"$stamp"
 fi
 

@@ -31,9 +31,24 @@ KMAKE=(make -C "$KSRC" LLVM=1 -j"$JOBS")
 log() { printf '[%s] %s\n' "${LOG_TAG:-e100_rs}" "$*"; }
 die() { printf '[%s] error: %s\n' "${LOG_TAG:-e100_rs}" "$*" >&2; exit 1; }
 
+# unpack_tree DIR: Debian's linux-source tarball unpacked into DIR, once (a DIR from an
+# interrupted unpack is replaced).
+unpack_tree() {
+	local dir=$1
+	[ -f "$dir/.e100_rs-unpacked" ] && return 0
+	[ -f "$KTARBALL" ] || die "$KTARBALL missing: run scripts/deps.sh"
+	log "unpacking $(basename "$KTARBALL") into $dir"
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	tar -xJf "$KTARBALL" -C "$dir.tmp" --strip-components=1
+	touch "$dir.tmp/.e100_rs-unpacked"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
 # kconfigure TREE: configure the kernel tree TREE as the harness's kernels are: x86_64
-# tinyconfig, then the fragments KFRAGS merged in order, then olddefconfig. (The same steps as
-# scripts/build-kernel.sh's; scripts/patch-series.sh --bisect uses this one.)
+# tinyconfig, then the fragments KFRAGS merged in order, then olddefconfig (scripts/build-kernel.sh
+# and scripts/patch-series.sh --bisect).
 kconfigure() {
 	local tree=$1 frag="$1/.e100_rs-fragment"
 	cat "${KFRAGS[@]}" >"$frag"

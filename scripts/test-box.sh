@@ -69,16 +69,7 @@ debian_config() { # debian_config DEST
 
 # Unpack our tree (once) and overlay the repo on it.
 prepare_tree() { # prepare_tree DIR
-	if [ ! -f "$1/.e100_rs-unpacked" ]; then
-		[ -f "$KTARBALL" ] || die "$KTARBALL missing: run scripts/deps.sh"
-		log "unpacking $(basename "$KTARBALL") into $1"
-		rm -rf "$1.tmp"
-		mkdir -p "$1.tmp"
-		tar -xJf "$KTARBALL" -C "$1.tmp" --strip-components=1
-		touch "$1.tmp/.e100_rs-unpacked"
-		rm -rf "$1"
-		mv "$1.tmp" "$1"
-	fi
+	unpack_tree "$1"
 	python3 "$REPO/scripts/overlay.py" "$REPO" "$1"
 }
 
