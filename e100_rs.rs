@@ -105,7 +105,11 @@
 //! traffic cannot stay dead; the data path's other polls read no register, but the one after
 //! an RU_START does. The "stopped" flag is cleared before RU_START is issued (and set again if
 //! the SCB refuses it), so an RNR that comes meanwhile is not lost.
-//! Frames without the OK bit are dropped (the
+//! An RFD completed with no frame in it, which the chip never writes, is QEMU's: its model
+//! writes the status before the count and data (the RU is then still receiving, and the poll
+//! leaves the RFD for the frame's own interrupt), and completes a stop point it raced with
+//! empty before stopping (the RU is then not ready: the RFD is re-armed in place, nothing
+//! counted, the frame still queued in QEMU). Frames without the OK bit are dropped (the
 //! hardware counters count them); frames longer than 1518 bytes count as
 //! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
 //! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as
@@ -2123,8 +2127,14 @@ impl net::dev::Operations for Nic {
                         fcs: self.rx_fcs.load(Ordering::Relaxed),
                         all: self.rx_all.load(Ordering::Relaxed),
                     };
-                    let got =
-                        ring.clean(dev, bound, poll.budget(), opts, |skb| poll.gro_receive(skb));
+                    let got = ring.clean(
+                        dev,
+                        bound,
+                        poll.budget(),
+                        opts,
+                        |skb| poll.gro_receive(skb),
+                        || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
+                    );
                     // Whether the RU stopped: when its RNR was seen, when this pass reached
                     // the stop point (e100.c looks at the RU there), or in the watchdog's poll
                     // (the safety net, for an RU stopped with nothing noticed), the SCB's RU

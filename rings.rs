@@ -587,7 +587,8 @@ impl RxRing {
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and
-    /// moves the stop point. Returns what it did.
+    /// moves the stop point. Returns what it did. `ru_stopped` reads whether the RU is out of
+    /// the ready state; it is asked only about an RFD completed with no frame in it.
     pub(crate) fn clean(
         &mut self,
         ndev: &NetDevice,
@@ -595,6 +596,7 @@ impl RxRing {
         budget: usize,
         opts: RxOpts,
         mut deliver: impl FnMut(RxFrame),
+        mut ru_stopped: impl FnMut() -> bool,
     ) -> Received {
         let mut got = Received::default();
         while got.work < budget && self.clean != self.stop {
@@ -603,12 +605,34 @@ impl RxRing {
                 Ok(st) if st.complete => st,
                 _ => break,
             };
+            let next = self.addr(ring_next(i, self.count));
+            if st.actual == 0 {
+                // Complete with no frame in it: the chip never does this, QEMU's model does
+                // in two ways. It writes an RFD's status before its count and data, so a poll
+                // can see a frame complete that is still arriving: the RU is then receiving,
+                // and the frame's own FR interrupt brings the poll back for it. And when the
+                // stop point moves just after its RU read it (EL, size 0), the model completes
+                // the old stop point with 0 bytes and goes to No Resources, the frame waiting
+                // in QEMU for the RU's restart: nothing was lost, so the RFD is re-armed
+                // where it is, with no buffer asked for and nothing counted.
+                if !ru_stopped() {
+                    break;
+                }
+                if let Some(slot) = self.bufs.get_mut(i) {
+                    let _ = slot
+                        .buf
+                        .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
+                }
+                let _ = self.link(self.prev(i));
+                self.clean = ring_next(i, self.count);
+                got.work = got.work.wrapping_add(1);
+                continue;
+            }
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.
             got.work = got.work.wrapping_add(1);
             // A fresh buffer first, already linked to the next RFD: without one, the frame is
             // dropped and its buffer re-armed.
-            let next = self.addr(ring_next(i, self.count));
             let fresh = new_rx(ndev, dev, next, false);
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;

@@ -53,7 +53,7 @@ class Qmp:
             if "event" not in msg:
                 return msg
 
-    def cmd(self, name, **args):
+    def cmd(self, name, /, **args):
         self.f.write(json.dumps({"execute": name, "arguments": args}) + "\n")
         self.f.flush()
         return self.recv()
