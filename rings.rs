@@ -293,16 +293,20 @@ impl CbRing {
         if self.unsent == 0 {
             return;
         }
+        // The command byte as last read: 0 means the SCB has taken every command.
+        let mut scb_cmd = None;
         if !self.cu_start {
             // The cleared S bit must be visible to the device before the SCB is read: a
             // pending RESUME is relied on only if the CU will see it when it takes the command.
             dma::mb();
-            let pending = io.read8(hw::SCB_CMD_LO) & scb::CUC_MASK;
+            let byte = io.read8(hw::SCB_CMD_LO);
+            let pending = byte & scb::CUC_MASK;
             let newest = self.prev(self.to_use);
             if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
                 self.handed_over();
                 return;
             }
+            scb_cmd = Some(byte);
         }
         // CU_START takes the first unsent CB's address; CU_RESUME continues from the suspended
         // CB's link and ignores the pointer, so it is not written (one MMIO write less a frame).
@@ -311,7 +315,15 @@ impl CbRing {
         } else {
             (scb::CUC_RESUME, None)
         };
-        if exec_cmd(io, cmd, ptr).is_ok() {
+        // The SCB read above found no command pending: nobody else issues one (the CU lock),
+        // so the RESUME goes in at once (one MMIO read less a frame, as e100.c's resume).
+        let sent = if scb_cmd == Some(0) {
+            io.write8(cmd, hw::SCB_CMD_LO);
+            Ok(())
+        } else {
+            exec_cmd(io, cmd, ptr)
+        };
+        if sent.is_ok() {
             self.cu_start = false;
             self.handed_over();
         }
