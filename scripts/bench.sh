@@ -3,8 +3,8 @@
 # kernel built from the same tree without the test kernel's run-time debugging
 # (scripts/kernel-bench.config), separate from the test command.
 #
-#   scripts/bench.sh [--count-only | --wall-only | --sweep-only] [--rounds N] [--runs N]
-#                    [--packets N] [--out DIR]
+#   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only]
+#                    [--napi softirq|thread] [--rounds N] [--runs N] [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
 # then e100 (ABAB...), on the same QEMU with the same pinning (the guest's QEMU on host CPU 1,
@@ -19,7 +19,9 @@
 #
 # --sweep-only: rounds of the UDP receive sweep and its overload alone (one boot per driver and
 # round, e100test.bonly=sweep), no counts, no timed wire, no guest pair: the overload question
-# in a few minutes.
+# in a few minutes. --tcp-only: the same for TCP each way (e100test.bonly=tcp). --napi
+# softirq|thread: both drivers' NAPI in that context in the wall rounds (e100test.threaded),
+# to compare the drivers with the NAPI mode out of the picture.
 #
 # Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
@@ -39,13 +41,18 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 napi="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--count-only) count_only=1; shift ;;
 	--wall-only) wall_only=1; shift ;;
 	--sweep-only) sweep_only=1 wall_only=1; shift ;;
+	--tcp-only) tcp_only=1 wall_only=1; shift ;;
+	--napi)
+		case "$2" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
+		shift 2
+		;;
 	--rounds) rounds=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--packets) packets=$2; shift 2 ;;
@@ -122,7 +129,7 @@ wall() {
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 900 --log "$base.log" \
 		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full$only"
 	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
-	if [ "$sweep_only" -eq 1 ]; then
+	if [ "$sweep_only" -eq 1 ] || [ "$tcp_only" -eq 1 ]; then
 		kill "$ipid" 2>/dev/null || true
 		wait "$ipid" 2>/dev/null || true
 		return
@@ -156,6 +163,10 @@ wall() {
 }
 only=""
 [ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
+[ "$tcp_only" -eq 0 ] || only=" e100test.bonly=tcp"
+# --napi: both drivers' NAPI in softirq context or in a thread of its own, in the wall rounds
+# (each driver's default otherwise: e100_rs a thread on one CPU, e100 softirq).
+[ -z "$napi" ] || only="$only e100test.threaded=$napi"
 if [ "$count_only" -eq 0 ]; then
 	hqemu=$(cat "$out/harness-qemu.path")
 	for r in $(seq 1 "$rounds"); do

@@ -14,7 +14,8 @@ IPORT=$(arg e100test.iperf)
 BPORT=$(arg e100test.bport)
 MODE=$(arg e100test.bmode)
 # e100test.bonly=sweep: only the UDP receive sweep and its overload (for a quick look by hand:
-# scripts/qemu-run.sh --suite bench-wall ... --append "... e100test.bonly=sweep").
+# scripts/qemu-run.sh --suite bench-wall ... --append "... e100test.bonly=sweep");
+# e100test.bonly=tcp: only TCP each way.
 ONLY=$(arg e100test.bonly)
 T=5
 
@@ -27,7 +28,7 @@ ip link set "$ifc" up
 # otherwise).
 THREADED=$(arg e100test.threaded)
 [ -z "$THREADED" ] || echo "$THREADED" >"/sys/class/net/$ifc/threaded"
-m napi-threaded "$(cat "/sys/class/net/$ifc/threaded")"
+echo "@@BENCH M napi-threaded $(cat "/sys/class/net/$ifc/threaded")"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 sleep 1
@@ -66,7 +67,7 @@ P=""
 tcp "${P}tcp-tx"
 sleep 1
 tcp "${P}tcp-rx" -R
-if [ "$MODE" = wire ]; then
+if [ "$MODE" = wire ] || [ "$ONLY" = tcp ]; then
 	echo "@@BENCH DONE"
 	exit 0
 fi
