@@ -103,13 +103,16 @@
 //! net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
 //! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
 //! traffic cannot stay dead; the data path's other polls read no register, but the one after
-//! an RU_START does. The "stopped" flag is cleared before RU_START is issued (and set again if
+//! an RU_START does (and one that meets an empty RFD, below). The "stopped" flag is cleared before RU_START is issued (and set again if
 //! the SCB refuses it), so an RNR that comes meanwhile is not lost.
 //! An RFD completed with no frame in it, which the chip never writes, is QEMU's: its model
 //! writes the status before the count and data (the RU is then still receiving, and the poll
 //! leaves the RFD for the frame's own interrupt), and completes a stop point it raced with
-//! empty before stopping (the RU is then not ready: the RFD is re-armed in place, nothing
-//! counted, the frame still queued in QEMU). Frames without the OK bit are dropped (the
+//! empty before stopping (the RU is then not ready: the RFD is read once more, since the model
+//! finishes a frame before it answers the SCB read, and if still empty re-armed in place,
+//! nothing counted, the frame still queued in QEMU). The same write order leaves a window no
+//! driver can close: a count already written over data still to come. Frames without the OK
+//! bit are dropped (the
 //! hardware counters count them); frames longer than 1518 bytes count as
 //! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
 //! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as
@@ -2138,10 +2141,11 @@ impl net::dev::Operations for Nic {
                     // Whether the RU stopped: when its RNR was seen, when this pass reached
                     // the stop point (e100.c looks at the RU there), or in the watchdog's poll
                     // (the safety net, for an RU stopped with nothing noticed), the SCB's RU
-                    // status decides; the data path's other polls read no register. A ready RU
-                    // is left alone (an RNR from before the last restart is stale); one that is
-                    // not receiving is restarted once the RFD it would start at is empty. Until
-                    // then the flag stays set and the next poll looks again.
+                    // status decides; the data path's other polls read no register (but for an
+                    // empty RFD, see `RxRing::clean`). A ready RU is left alone (an RNR from
+                    // before the last restart is stale); one that is not receiving is restarted
+                    // once the RFD it would start at is empty. Until then the flag stays set and
+                    // the next poll looks again.
                     let look = self.ru_stopped.load(Ordering::Acquire)
                         || got.at_stop
                         || self.ru_check.swap(false, Ordering::Relaxed);

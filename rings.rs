@@ -613,7 +613,7 @@ impl RxRing {
         let mut got = Received::default();
         while got.work < budget && self.clean != self.stop {
             let i = self.clean;
-            let st = match self.status(i) {
+            let mut st = match self.status(i) {
                 Ok(st) if st.complete => st,
                 _ => break,
             };
@@ -621,24 +621,31 @@ impl RxRing {
             if st.actual == 0 {
                 // Complete with no frame in it: the chip never does this, QEMU's model does
                 // in two ways. It writes an RFD's status before its count and data, so a poll
-                // can see a frame complete that is still arriving: the RU is then receiving,
-                // and the frame's own FR interrupt brings the poll back for it. And when the
-                // stop point moves just after its RU read it (EL, size 0), the model completes
-                // the old stop point with 0 bytes and goes to No Resources, the frame waiting
-                // in QEMU for the RU's restart: nothing was lost, so the RFD is re-armed
-                // where it is, with no buffer asked for and nothing counted.
+                // can see the status of a frame whose count is still to come: the RU is then
+                // receiving, and the frame's own FR interrupt brings the poll back for it.
+                // And when the stop point moves just after its RU read it (EL, size 0), the
+                // model completes the old stop point with 0 bytes and goes to No Resources,
+                // the frame waiting in QEMU for the RU's restart: nothing was lost, so the
+                // RFD is re-armed where it is, with no buffer asked for and nothing counted.
                 if !ru_stopped() {
                     break;
                 }
-                if let Some(slot) = self.bufs.get_mut(i) {
-                    let _ = slot
-                        .buf
-                        .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
+                // The model answers the SCB read only between frames: whatever it was writing
+                // here is written now (the RU may have stopped after it). Look again.
+                st = match self.status(i) {
+                    Ok(st) if st.complete => st,
+                    _ => break,
+                };
+                if st.actual == 0 {
+                    if let Some(slot) = self.bufs.get_mut(i) {
+                        let _ = slot
+                            .buf
+                            .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
+                    }
+                    self.clean = ring_next(i, self.count);
+                    got.work = got.work.wrapping_add(1);
+                    continue;
                 }
-                let _ = self.link(self.prev(i));
-                self.clean = ring_next(i, self.count);
-                got.work = got.work.wrapping_add(1);
-                continue;
             }
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.

@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--sweep-only) sweep_only=1 wall_only=1; shift ;;
 	--tcp-only) tcp_only=1 wall_only=1; shift ;;
 	--napi)
-		case "$2" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
+		case "${2:-}" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
 		shift 2
 		;;
 	--rounds) rounds=$2; shift 2 ;;
@@ -137,7 +137,7 @@ wall() {
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 300 --log "$base-wire.log" \
 		--qemu "$hqemu" --nic-props link-partner=autoneg,wire-timing=on \
-		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=wire"
+		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=wire$napiarg"
 	grep -q '@@BENCH DONE' "$base-wire.log" || log "warning: $d round $r (wire) did not finish: $base-wire.log"
 	kill "$ipid" 2>/dev/null || true
 	wait "$ipid" 2>/dev/null || true
@@ -148,7 +148,7 @@ wall() {
 	taskset -c 0 "$REPO/scripts/qemu-run.sh" --suite bench-wallpair --driver "$d" \
 		--mac 52:54:00:12:34:01 --smp 1 --timeout 300 --log "$base-pair-server.log" \
 		--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pa,remote.type=inet,remote.host=127.0.0.1,remote.port=$pb" \
-		--append "e100test.role=server" &
+		--append "e100test.role=server$napiarg" &
 	spid=$!
 	for _ in $(seq 300); do
 		grep -aq '^@@BOOTED' "$base-pair-server.log" 2>/dev/null && break
@@ -157,16 +157,19 @@ wall() {
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wallpair --driver "$d" \
 		--mac 52:54:00:12:34:02 --smp 1 --timeout 300 --log "$base-pair-client.log" \
 		--netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$pb,remote.type=inet,remote.host=127.0.0.1,remote.port=$pa" \
-		--append "e100test.role=client" || true
+		--append "e100test.role=client$napiarg" || true
 	wait "$spid" || true
 	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
 }
+[ "$sweep_only" -eq 0 ] || [ "$tcp_only" -eq 0 ] || die "--sweep-only or --tcp-only, not both"
 only=""
 [ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
 [ "$tcp_only" -eq 0 ] || only=" e100test.bonly=tcp"
-# --napi: both drivers' NAPI in softirq context or in a thread of its own, in the wall rounds
-# (each driver's default otherwise: e100_rs a thread on one CPU, e100 softirq).
-[ -z "$napi" ] || only="$only e100test.threaded=$napi"
+# --napi: both drivers' NAPI in softirq context or in a thread of its own, in every boot of the
+# wall rounds (each driver's default otherwise: e100_rs a thread on one CPU, e100 softirq).
+napiarg=""
+[ -z "$napi" ] || napiarg=" e100test.threaded=$napi"
+only="$only$napiarg"
 if [ "$count_only" -eq 0 ]; then
 	hqemu=$(cat "$out/harness-qemu.path")
 	for r in $(seq 1 "$rounds"); do

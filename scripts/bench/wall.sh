@@ -28,7 +28,7 @@ ip link set "$ifc" up
 # otherwise).
 THREADED=$(arg e100test.threaded)
 [ -z "$THREADED" ] || echo "$THREADED" >"/sys/class/net/$ifc/threaded"
-echo "@@BENCH M napi-threaded $(cat "/sys/class/net/$ifc/threaded")"
+napi_mode=$(cat "/sys/class/net/$ifc/threaded")
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 sleep 1
@@ -60,10 +60,11 @@ tcp() {
 	cost "$n"
 }
 
-if [ "$ONLY" != sweep ]; then
 # On the timed wire the metrics are named wire-*.
 P=""
 [ "$MODE" = wire ] && P=wire-
+m "${P}napi-threaded" "$napi_mode"
+if [ "$ONLY" != sweep ]; then
 tcp "${P}tcp-tx"
 sleep 1
 tcp "${P}tcp-rx" -R

@@ -15,6 +15,9 @@ ip link set lo up
 if [ "$role" = server ]; then me=$SERVER; else me=169.254.100.2; fi
 ip addr add "$me/16" dev "$ifc"
 ip link set "$ifc" up
+# e100test.threaded=0|1 (bench.sh --napi): NAPI in softirq or in its own thread.
+threaded=$(arg e100test.threaded)
+[ -z "$threaded" ] || echo "$threaded" >"/sys/class/net/$ifc/threaded"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" || { echo "@@BENCH ERROR no link"; exit 1; }
 
 if [ "$role" = server ]; then
