@@ -103,8 +103,9 @@
 //! net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
 //! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
 //! traffic cannot stay dead; the data path's other polls read no register, but the one after
-//! an RU_START does (and one that meets an empty RFD, below). The "stopped" flag is cleared before RU_START is issued (and set again if
-//! the SCB refuses it), so an RNR that comes meanwhile is not lost.
+//! an RU_START does (and one that meets an empty RFD, below). The "stopped" flag is cleared
+//! before RU_START is issued (and set again if the SCB refuses it), so an RNR that comes
+//! meanwhile is not lost.
 //! An RFD completed with no frame in it, which the chip never writes, is QEMU's: its model
 //! writes the status before the count and data (the RU is then still receiving, and the poll
 //! leaves the RFD for the frame's own interrupt), and completes a stop point it raced with
@@ -112,8 +113,7 @@
 //! finishes a frame before it answers the SCB read, and if still empty re-armed in place,
 //! nothing counted, the frame still queued in QEMU). The same write order leaves a window no
 //! driver can close: a count already written over data still to come. Frames without the OK
-//! bit are dropped (the
-//! hardware counters count them); frames longer than 1518 bytes count as
+//! bit are dropped (the hardware counters count them); frames longer than 1518 bytes count as
 //! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
 //! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as
 //! in e100.c: the stack refuses VLANs on it.
