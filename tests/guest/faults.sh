@@ -212,7 +212,8 @@ z0=$(zeroed) d0=$(ethstat "$ifc" rx_dropped) p0=$(ethstat "$ifc" rx_packets) r="
 lpctl set rfd-zero 20 >/dev/null || r="the model has no rfd-zero"
 down_start "$MIB"
 # Each one stops the RU: a driver that noticed only in its watchdog (every 2 s) would take 40 s
-# (an 8 MiB download is about 5,800 frames: 20 in 16 of them fit).
+# (20 of them, 16 frames apart, need about 320 frames: an 8 MiB download is about 5,800, the
+# debug kernel's 1 MiB about 730).
 zero_done() { [ "$(lpctl get rfd-zero)" = 0 ]; }
 wait_for 10 zero_done
 left=$(lpctl get rfd-zero)
