@@ -41,6 +41,9 @@ up() { # up: load (if needed), bring up, wait for carrier and a ping
 	wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null 2>&1
 }
 
+# ru_count NAME: a counter of the model's RU (`lpctl get ru`: rfd_stops, rfd_zeroed, ...).
+ru_count() { lpctl get ru | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
+
 # timed NAME: start a scenario's clock; took: its run time so far, in s.
 timed() { begin "$1"; t_start=$(date +%s); }
 took() { echo $(($(date +%s) - t_start)); }
@@ -183,13 +186,12 @@ ethtool -G "$ifc" rx 64
 [ "$drv" = e100_rs ] && ethtool -A "$ifc" autoneg on rx on tx off
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier"
 sleep 3
-rfd_stops() { lpctl get ru | sed -n 's/.*rfd_stops=\([0-9]*\).*/\1/p'; }
 m0=$(ethstat "$ifc" rx_missed_errors)
-s0=$(rfd_stops)
+s0=$(ru_count rfd_stops)
 iperf3 -c "$HOST" -p "$IPERF_PORT" -R -u -b 200M -l 1400 -t 4 >/dev/null 2>&1
 sleep 4.5                       # the next statistics dump
 m1=$(ethstat "$ifc" rx_missed_errors)
-s1=$(rfd_stops)
+s1=$(ru_count rfd_stops)
 intact
 r=$res
 [ $((m1 - m0)) -gt 0 ] || r="no missed frame counted ($m0 -> $m1); $r"
@@ -207,8 +209,7 @@ wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier"
 # (the frame waits in QEMU for that), and the download arrive intact. (e100.c passes too: it
 # hands the stack a 0-byte frame, which the stack drops, and counts nothing.) ----------------
 timed rx-empty-completions
-zeroed() { lpctl get ru | sed -n 's/.*rfd_zeroed=\([0-9]*\).*/\1/p'; }
-z0=$(zeroed) d0=$(ethstat "$ifc" rx_dropped) p0=$(ethstat "$ifc" rx_packets) r=""
+z0=$(ru_count rfd_zeroed) d0=$(ethstat "$ifc" rx_dropped) p0=$(ethstat "$ifc" rx_packets) r=""
 lpctl set rfd-zero 20 >/dev/null || r="the model has no rfd-zero"
 down_start "$MIB"
 # Each one stops the RU: a driver that noticed only in its watchdog (every 2 s) would take 40 s
@@ -220,7 +221,7 @@ left=$(lpctl get rfd-zero)
 lpctl set rfd-zero 0 >/dev/null
 down_check
 d=$res
-z1=$(zeroed) d1=$(ethstat "$ifc" rx_dropped) p1=$(ethstat "$ifc" rx_packets)
+z1=$(ru_count rfd_zeroed) d1=$(ethstat "$ifc" rx_dropped) p1=$(ethstat "$ifc" rx_packets)
 r="${r:-${d%% *}}"
 [ "$left" = 0 ] || r="$left of 20 empty completions still to come after 10 s (the RU not restarted promptly); $r"
 [ $((${z1:-0} - ${z0:-0})) -eq 20 ] || r="the model completed $((${z1:-0} - ${z0:-0})) RFDs empty, not 20; $r"
