@@ -12,8 +12,8 @@
 //! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
 //!   driver maps it ([`TxSkb::map`]) or drops it, or returns it, and only it, as busy
 //!   ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
-//! - [`RxBuf`]: a buffer the driver allocated itself: unshared, linear and zeroed, the only kind
-//!   it may write device headers into and map for the device to write ([`RxBuf::map`]).
+//! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it may
+//!   write device headers into and map for the device to write ([`RxBuf::map`]).
 //! - [`RxFrame`]: a frame made of a received buffer ([`RxBuf::into_frame`]): the only kind NAPI
 //!   hands to the stack.
 //! - [`TxMapping`] and [`RxMapping`]: a buffer mapped for the device. The CPU touches the
@@ -21,9 +21,14 @@
 //!   [`RxMapping::write_at`], which do the `dma_sync_*` calls that make that safe, and those of
 //!   a transmit mapping not at all; unmapping gives the buffer back.
 //!
-//! A driver's buffers are zeroed when allocated, so every byte the CPU can read through these
-//! types is initialised, whatever the device did or did not write; the stack's buffers (of
-//! [`SkBuff`]) hold data the stack wrote.
+//! A driver's buffers are not cleared when allocated (no C driver clears its receive buffers, and
+//! on a 1.5 KB buffer the memset was the largest single cost of receiving a frame): past what the
+//! CPU wrote, their bytes are what the allocator left or what the device wrote. Rust code reads
+//! those bytes only by volatile loads of plain bytes ([`CpuView`]): a buffer comes from the C
+//! allocator, outside any Rust allocation, where a volatile load returns whatever the memory
+//! holds (as for I/O memory; see `core::ptr::read_volatile`), and every bit pattern is a valid
+//! byte. No reference to such bytes is ever made. The stack's buffers (of [`SkBuff`]) hold data
+//! the stack wrote.
 //!
 //! # Compared with upstream
 //!
@@ -457,7 +462,9 @@ impl Drop for TxMapping {
 /// # Invariants
 ///
 /// The wrapped buffer was allocated by this type and is linear and not cloned: its data and
-/// tailroom belong to it alone, and are initialised (zeroed at allocation).
+/// tailroom belong to it alone. Its data (up to its length) was written by the CPU; its
+/// tailroom holds whatever the allocator or the device left there, and is never read through
+/// a reference (see the module's documentation).
 pub struct RxBuf(SkBuff);
 
 /// A frame the device received, ready for the stack (made by [`RxBuf::into_frame`]).
@@ -495,22 +502,14 @@ impl RxBuf {
         // SAFETY: no preconditions; the function returns null or a new, owned buffer.
         // `NUMA_NO_NODE` is -1.
         let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
-        NonNull::new(skb).map(Self::zeroed)
+        NonNull::new(skb).map(Self::fresh)
     }
 
-    /// Takes a fresh buffer and zeroes its data and tailroom.
+    /// Takes a fresh buffer (empty, not cleared).
     #[inline]
-    fn zeroed(p: NonNull<bindings::sk_buff>) -> Self {
-        let b = SkBuff(p);
-        let (data, n) = (
-            // SAFETY: a fresh, valid buffer we own.
-            unsafe { (*b.raw()).data },
-            (b.headlen() + b.tailroom()) as usize,
-        );
-        // SAFETY: `data .. data + n` is the fresh buffer's data and tailroom, ours alone.
-        unsafe { core::ptr::write_bytes(data, 0, n) };
-        // INVARIANT: fresh (linear, unshared) and zeroed.
-        Self(b)
+    fn fresh(p: NonNull<bindings::sk_buff>) -> Self {
+        // INVARIANT: a buffer just allocated is linear, unshared and empty.
+        Self(SkBuff(p))
     }
 
     /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
@@ -520,7 +519,7 @@ impl RxBuf {
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
         // SAFETY: the device is valid; the function returns null or a new, owned buffer.
         let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
-        NonNull::new(skb).map(Self::zeroed)
+        NonNull::new(skb).map(Self::fresh)
     }
 
     #[inline]
@@ -634,7 +633,10 @@ impl RxBuf {
             bindings::skb_reserve(self.raw(), offset as i32);
             bindings::skb_put(self.raw(), len);
         }
-        let group = self.0.data().first().is_some_and(|b| b & 1 != 0);
+        // The destination address's group bit, by a volatile load (the bytes are the
+        // device's; see the module's documentation).
+        // SAFETY: the data holds at least an Ethernet header (checked above).
+        let group = unsafe { (*self.raw()).data.read_volatile() } & 1 != 0;
         // SAFETY: the buffer holds at least an Ethernet header (checked above); the device is
         // valid.
         unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
