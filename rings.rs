@@ -533,12 +533,19 @@ pub(crate) struct Received {
     pub(crate) over_length: u32,
 }
 
-/// A fresh receive buffer with its RFD header written (before mapping: no sync needed).
-fn new_rx(ndev: &NetDevice, dev: &Device<Bound>, link: u32, el: bool) -> Result<RxMapping> {
+/// A fresh receive buffer with its RFD header written (before it is mapped: no sync needed).
+fn fresh_rx(ndev: &NetDevice, link: u32, el: bool) -> Result<RxBuf> {
     let mut buf = RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
     let size = if el { 0 } else { RFD_SIZE };
     buf.write_head(0, &desc::rfd_header(link, el, size))?;
-    buf.map(dev, RFD_BUF_LEN as u32).map_err(|(_, e)| e)
+    Ok(buf)
+}
+
+/// A fresh receive buffer with its RFD header written, mapped.
+fn new_rx(ndev: &NetDevice, dev: &Device<Bound>, link: u32, el: bool) -> Result<RxMapping> {
+    fresh_rx(ndev, link, el)?
+        .map(dev, RFD_BUF_LEN as u32)
+        .map_err(|(_, e)| e)
 }
 
 impl RxRing {
@@ -650,14 +657,16 @@ impl RxRing {
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.
             got.work = got.work.wrapping_add(1);
-            // A fresh buffer first, already linked to the next RFD: without one, the frame is
-            // dropped and its buffer re-armed.
-            let fresh = new_rx(ndev, dev, next, false);
+            // A fresh buffer first, already linked to the next RFD, mapped in the slot in place
+            // of the frame's (which comes back unmapped): without one, the frame is dropped
+            // and its buffer re-armed.
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
-            let frame = match fresh {
-                Ok(b) => Some(core::mem::replace(&mut slot.buf, b)),
+            let refilled = fresh_rx(ndev, next, false)
+                .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
+            let frame = match refilled {
+                Ok(old) => Some(old),
                 Err(_) => {
                     let _ = slot
                         .buf
@@ -684,10 +693,7 @@ impl RxRing {
                     continue;
                 }
             }
-            let Ok((skb, group)) =
-                frame
-                    .unmap()
-                    .into_frame(RFD_LEN as u32, u32::from(st.actual), ndev)
+            let Ok((skb, group)) = frame.into_frame(RFD_LEN as u32, u32::from(st.actual), ndev)
             else {
                 got.dropped += 1;
                 continue;

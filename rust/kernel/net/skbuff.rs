@@ -746,6 +746,54 @@ impl RxMapping {
         Ok(())
     }
 
+    /// Maps `buf` in place of the mapped buffer, for the same device and length, and returns
+    /// the old buffer, unmapped: a ring slot's refill, with the device reference kept rather
+    /// than dropped and taken again for every frame. `dev` must be the device the mapping was
+    /// made for (bound, as a new mapping requires). The device must be done with the old
+    /// buffer. On failure the mapping is unchanged and `buf` is handed back: [`EINVAL`] for
+    /// another device or a buffer with less room than the mapping's length, [`ENOMEM`] if it
+    /// cannot be mapped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::device::{Bound, Device};
+    /// use kernel::net::skbuff::{RxBuf, RxMapping};
+    ///
+    /// /// Refills a receive slot: the frame's buffer comes back, the slot maps a fresh one.
+    /// fn refill(dev: &Device<Bound>, slot: &mut RxMapping, fresh: RxBuf) -> Result<RxBuf> {
+    ///     // On failure the slot keeps its buffer (and `fresh` is dropped with the error).
+    ///     slot.replace(dev, fresh).map_err(|(_fresh, e)| e)
+    /// }
+    /// ```
+    #[inline]
+    pub fn replace(
+        &mut self,
+        dev: &Device<Bound>,
+        buf: RxBuf,
+    ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
+        let len = self.len;
+        if dev.as_raw() != self.dev.raw() || len > buf.0.headlen() + buf.tailroom() {
+            return Err((buf, EINVAL));
+        }
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above); `dev`
+        // is bound.
+        let addr = unsafe {
+            bindings::dma_map_single(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
+        };
+        // SAFETY: `addr` was just returned for `dev`.
+        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+            return Err((buf, ENOMEM));
+        }
+        // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
+        // replaced by the new one right after.
+        unsafe { bindings::dma_unmap_single(dev.as_raw(), self.addr, len as usize, dir) };
+        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device.
+        self.addr = addr;
+        Ok(core::mem::replace(&mut self.buf, buf))
+    }
+
     /// Ends the mapping and returns the buffer; the device must be done with it.
     #[inline]
     pub fn unmap(self) -> RxBuf {
