@@ -877,8 +877,7 @@ impl Nic {
                 (desc::CbCmd::IaSetup, desc::ia_body(&dev.mac_addr())),
                 (desc::CbCmd::Configure, desc::config_body(self.mac, &params)),
             ] {
-                ring.issue(io, cmd as u16, body.words(), None)
-                    .map_err(|(e, _)| e)?;
+                ring.issue(io, cmd as u16, body.words())?;
             }
             // Done within microseconds; the device must not be powered down before.
             let mut freed = rings::Reclaimed::new();
@@ -926,8 +925,7 @@ impl Nic {
             }
         };
         rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
-        ring.issue(io, desc::CbCmd::Ucode as u16, body.words(), None)
-            .map_err(|(e, _)| e)?;
+        ring.issue(io, desc::CbCmd::Ucode as u16, body.words())?;
         let mut freed = rings::Reclaimed::new();
         let mut failed = 0;
         // Up to 500 ms, as e100.c allows it; a chip takes it in microseconds.
@@ -1068,8 +1066,7 @@ impl Nic {
         // Before the CU can complete it: a poll that reads the flag after the completion's
         // interrupt must find it set. Left set if the command is refused: harmless.
         self.tx_busy.store(true, Ordering::Relaxed);
-        ring.issue(io, cmd as u16, body.words(), None)
-            .map_err(|(e, _)| e)
+        ring.issue(io, cmd as u16, body.words())
     }
 
     /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
@@ -1936,21 +1933,6 @@ impl net::dev::Operations for Nic {
             return TxOutcome::Busy(skb);
         }
         let len = skb.len();
-        let mapped = match skb.map(bound) {
-            Ok(m) => m,
-            Err((skb, _)) => {
-                drop(skb);
-                drop(cu);
-                stats::add(&self.counters.tx_dropped, 1);
-                return TxOutcome::Ok;
-            }
-        };
-        let body = desc::tx_body(
-            ring.next_cb_addr(),
-            mapped.dma_addr() as u32,
-            len as u16,
-            TX_THRESHOLD,
-        );
         // Interrupt on completion of every 16th CB, as e100.c does; the rest rely on CNA.
         let cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
         if self.ich_10h.load(Ordering::Relaxed) {
@@ -1958,11 +1940,12 @@ impl net::dev::Operations for Nic {
             let _ = rings::exec_cmd(io, scb::CUC_NOP, None);
             delay::udelay(1);
         }
-        mapped.tx_timestamp();
         // Set before the CU can complete the CB (see `command`).
         self.tx_busy.store(true, Ordering::Relaxed);
-        if let Err((_, m)) = ring.issue(io, cmd, body.words(), Some(mapped)) {
-            drop(m);
+        let body = |cb, buf| desc::tx_body(cb, buf, len as u16, TX_THRESHOLD);
+        if let Err((_, skb)) = ring.issue_tx(io, bound, cmd, skb, body) {
+            // Not a full ring (checked above): the frame could not be mapped.
+            drop(skb);
             drop(cu);
             stats::add(&self.counters.tx_dropped, 1);
             return TxOutcome::Ok;

@@ -161,8 +161,7 @@ impl Nic {
             );
             // Before the CU can complete it (see `Nic::command`).
             self.tx_busy.store(true, Ordering::Relaxed);
-            ring.issue(io, desc::tx_command(self.mac, false), body.words(), None)
-                .map_err(|(e, _)| e)?;
+            ring.issue(io, desc::tx_command(self.mac, false), body.words())?;
         }
         // e100.c gives it 10 ms; a slow emulator gets up to 100.
         for _ in 0..10 {

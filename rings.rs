@@ -37,7 +37,7 @@ use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
 use kernel::net::napi::Poll;
-use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, TxMapping};
+use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, SkBuff, TxSkb, TxSlots};
 use kernel::prelude::*;
 use kernel::{delay, dma_read, dma_write};
 
@@ -156,10 +156,11 @@ pub(crate) struct Cleaned {
 /// `to_clean` were handed to the CU and not yet cleaned, the `unsent` after them are queued but
 /// not yet handed over, and the `avail` from `to_use` on are free; `sent + unsent + avail ==
 /// count` (counts, not index comparisons, so a full ring, where all three indices meet, is
-/// told from an empty one). `skbs[i]` is `Some` only for a transmit CB not yet cleaned.
+/// told from an empty one). Slot `i` of `tx` holds a frame only for a transmit CB not yet
+/// cleaned.
 pub(crate) struct CbRing {
     mem: CoherentAllocation<Cb>,
-    skbs: KVec<Option<TxMapping>>,
+    tx: TxSlots,
     count: usize,
     to_use: usize,
     to_send: usize,
@@ -175,15 +176,13 @@ impl CbRing {
     /// Allocates `count` CBs linked in a ring.
     pub(crate) fn new(dev: &Device<Bound>, count: usize) -> Result<Self> {
         let mem = CoherentAllocation::<Cb>::alloc_coherent(dev, count, GFP_KERNEL)?;
-        let mut skbs = KVec::with_capacity(count, GFP_KERNEL)?;
         for i in 0..count {
             let next = mem.dma_handle_at(ring_next(i, count))?;
             dma_write!(mem, i, link = (next as u32).to_le())?;
-            skbs.push(None, GFP_KERNEL)?;
         }
         Ok(Self {
             mem,
-            skbs,
+            tx: TxSlots::new(dev, count)?,
             count,
             to_use: 0,
             to_send: 0,
@@ -214,25 +213,51 @@ impl CbRing {
     }
 
     /// Queues a command: fills the CB at `to_use` with `command` and `body` (a
-    /// [`desc::Body`]'s words), hands it to the CU and kicks it. `skb` is the mapped transmit
-    /// buffer the CB carries, if any; on `ENOSPC` it is handed back.
-    pub(crate) fn issue(
+    /// [`desc::Body`]'s words), hands it to the CU and kicks it. `ENOSPC` if no CB is free.
+    pub(crate) fn issue(&mut self, io: &Csr, command: u16, body: &[u32]) -> Result {
+        if self.avail == 0 {
+            return Err(ENOSPC);
+        }
+        // Its slot is empty: `clean` empties every slot it passes.
+        self.fill(self.to_use, command, body)?;
+        self.queued(io);
+        Ok(())
+    }
+
+    /// Queues a transmit: maps `skb` into the slot of the CB at `to_use` for `dev`, fills the
+    /// CB with `command` and the body `body` makes of the CB's and the frame's bus addresses,
+    /// takes the frame's timestamp, hands the CB to the CU and kicks it. On failure the frame
+    /// is handed back, not mapped (`ENOSPC`: no CB is free; a mapping error), or, in the
+    /// unlikely case the CB could not be written after it was mapped, freed (`None`).
+    pub(crate) fn issue_tx<'a>(
         &mut self,
         io: &Csr,
+        dev: &Device<Bound>,
         command: u16,
-        body: &[u32],
-        skb: Option<TxMapping>,
-    ) -> core::result::Result<(), (Error, Option<TxMapping>)> {
+        skb: TxSkb<'a>,
+        body: impl FnOnce(u32, u32) -> desc::Body<CB_HEAD_WORDS>,
+    ) -> core::result::Result<(), (Error, Option<TxSkb<'a>>)> {
         if self.avail == 0 {
-            return Err((ENOSPC, skb));
+            return Err((ENOSPC, Some(skb)));
         }
         let i = self.to_use;
-        if let Err(e) = self.fill(i, command, body) {
-            return Err((e, skb));
+        let addr = match self.tx.map(dev, i, skb) {
+            Ok(a) => a,
+            Err((skb, e)) => return Err((e, Some(skb))),
+        };
+        if let Err(e) = self.fill(i, command, body(self.addr(i), addr as u32).words()) {
+            drop(self.tx.unmap(i));
+            return Err((e, None));
         }
-        if let Some(slot) = self.skbs.get_mut(i) {
-            *slot = skb;
-        }
+        // Before the device can complete the frame.
+        self.tx.tx_timestamp(i);
+        self.queued(io);
+        Ok(())
+    }
+
+    /// Hands the CB just filled at `to_use` to the CU, and kicks it.
+    fn queued(&mut self, io: &Csr) {
+        let i = self.to_use;
         self.to_use = self.next(i);
         self.avail -= 1;
         self.unsent += 1;
@@ -244,7 +269,6 @@ impl CbRing {
             let _ = dma_write!(self.mem, p, command = (u16::from_le(c) & !CB_S).to_le());
         }
         self.kick(io);
-        Ok(())
     }
 
     fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
@@ -369,8 +393,8 @@ impl CbRing {
             if status & CB_COMPLETE == 0 {
                 break;
             }
-            // The buffer goes straight from its slot into the batch (one move, not two).
-            match self.skbs.get_mut(i).and_then(|slot| freed.take_from(slot)) {
+            // The frame, unmapped (the CU is done with it), goes into the batch.
+            match self.tx.unmap(i).map(|skb| freed.push(skb)) {
                 Some(len) => {
                     if status & desc::CB_OK != 0 {
                         done.sent_pkts = done.sent_pkts.wrapping_add(1);
@@ -396,8 +420,8 @@ impl CbRing {
 /// How many transmit buffers one clean pass takes off the ring at most.
 pub(crate) const RECLAIM_BATCH: usize = 16;
 
-/// Transmit buffers taken off the CB ring by [`CbRing::clean`], to be freed once the CU lock
-/// (which keeps interrupts disabled) is dropped.
+/// Transmit buffers taken off the CB ring (unmapped) by [`CbRing::clean`], to be freed once the
+/// CU lock (which keeps interrupts disabled) is dropped.
 ///
 /// # Invariants
 ///
@@ -405,7 +429,7 @@ pub(crate) const RECLAIM_BATCH: usize = 16;
 /// not look at all [`RECLAIM_BATCH`] slots for every poll: [`Drop`] takes the first `n` (a
 /// slot past them that held a buffer, which the invariant rules out, would leak it).
 pub(crate) struct Reclaimed {
-    bufs: ManuallyDrop<[Option<TxMapping>; RECLAIM_BATCH]>,
+    bufs: ManuallyDrop<[Option<SkBuff>; RECLAIM_BATCH]>,
     n: usize,
 }
 
@@ -431,23 +455,27 @@ impl Reclaimed {
         self.n >= RECLAIM_BATCH
     }
 
-    /// Moves the buffer in `src` (if any) into the batch and returns its length; leaves it
-    /// where it is, and returns `None`, if `src` is empty or the batch full.
+    /// Adds `skb` to the batch and returns its length. The caller checks there is room
+    /// (`is_full`); a full batch frees the buffer at once rather than lose it.
     #[inline]
-    fn take_from(&mut self, src: &mut Option<TxMapping>) -> Option<u32> {
-        let len = src.as_ref()?.len();
-        let slot = self.bufs.get_mut(self.n)?;
-        // The slot is empty (invariant): the swap leaves `src` empty, with nothing to drop.
-        core::mem::swap(slot, src);
-        self.n += 1;
-        Some(len)
+    fn push(&mut self, skb: SkBuff) -> u32 {
+        let len = skb.len();
+        match self.bufs.get_mut(self.n) {
+            Some(slot) => {
+                // Empty (invariant): nothing is dropped.
+                *slot = Some(skb);
+                self.n += 1;
+            }
+            None => skb.consume(),
+        }
+        len
     }
 
     /// Unmaps and frees the buffers, the NAPI way.
     pub(crate) fn free(&mut self, poll: &Poll<'_>) {
         for slot in self.bufs.iter_mut().take(self.n) {
-            if let Some(m) = slot.take() {
-                poll.consume(m.unmap());
+            if let Some(skb) = slot.take() {
+                poll.consume(skb);
             }
         }
         self.n = 0;

@@ -19,7 +19,9 @@
 //! - [`TxMapping`] and [`RxMapping`]: a buffer mapped for the device. The CPU touches the
 //!   mapped bytes of a receive mapping only through [`RxMapping::read_with`] and
 //!   [`RxMapping::write_at`], which do the `dma_sync_*` calls that make that safe, and those of
-//!   a transmit mapping not at all; unmapping gives the buffer back.
+//!   a transmit mapping not at all; unmapping gives the buffer back. A descriptor ring keeps
+//!   its transmit frames in [`TxSlots`] (one device reference for the ring, not one per frame)
+//!   and refills its receive slots with [`RxMapping::replace`].
 //!
 //! A driver's buffers are not cleared when allocated (no C driver clears its receive buffers, and
 //! on a 1.5 KB buffer the memset was the largest single cost of receiving a frame): past what the
@@ -36,6 +38,7 @@
 //! of netdev is upstream); this one is ours.
 
 use super::dev::Device as NetDevice;
+use crate::alloc::{flags::GFP_KERNEL, KVec};
 use crate::bindings;
 use crate::device::{Bound, Device};
 use crate::dma::DmaAddr;
@@ -268,9 +271,25 @@ impl<'a> TxSkb<'a> {
     /// not advertise scatter-gather, so the stack sends none).
     #[inline]
     pub fn map(self, dev: &Device<Bound>) -> core::result::Result<TxMapping, (Self, Error)> {
+        match self.dma_map(dev) {
+            // INVARIANT: mapped for reading by `dev`.
+            Ok((addr, len)) => Ok(TxMapping {
+                skb: self.skb,
+                dev: DevRef::new(dev),
+                addr,
+                len,
+            }),
+            Err(e) => Err((self, e)),
+        }
+    }
+
+    /// Maps the linear frame for `dev` to read (`DMA_TO_DEVICE`); returns the bus address and
+    /// the length. The caller owns the mapping and must end it before the buffer goes.
+    #[inline]
+    fn dma_map(&self, dev: &Device<Bound>) -> Result<(DmaAddr, u32)> {
         let len = self.skb.len();
         if len == 0 || len != self.skb.headlen() {
-            return Err((self, EINVAL));
+            return Err(EINVAL);
         }
         // SAFETY: `data .. data + len` is the buffer's linear data (checked above), which stays
         // in place while we own it.
@@ -284,15 +303,9 @@ impl<'a> TxSkb<'a> {
         };
         // SAFETY: `addr` was just returned for `dev`.
         if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
-            return Err((self, ENOMEM));
+            return Err(ENOMEM);
         }
-        // INVARIANT: mapped just above, for reading by the device.
-        Ok(TxMapping {
-            skb: self.skb,
-            dev: DevRef::new(dev),
-            addr,
-            len,
-        })
+        Ok((addr, len))
     }
 }
 
@@ -454,6 +467,152 @@ impl Drop for TxMapping {
                 bindings::dma_data_direction_DMA_TO_DEVICE,
             )
         };
+    }
+}
+
+/// Transmit frames mapped for one device, in the numbered slots of a descriptor ring: a ring's
+/// form of [`TxMapping`], with one device reference for all its slots instead of one taken
+/// and dropped with every frame. A slot is filled from a `start_xmit` buffer
+/// ([`TxSlots::map`]) and emptied when the device is done with it ([`TxSlots::unmap`]);
+/// dropping the set ends every mapping still live and frees those buffers.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::device::{Bound, Device};
+/// use kernel::net::dev::TxOutcome;
+/// use kernel::net::skbuff::{TxSkb, TxSlots};
+///
+/// /// Queues a frame in slot `i`: a taken slot is ring space not yet cleaned, so the frame
+/// /// goes back to the stack as busy; a frame that cannot be mapped is dropped.
+/// fn queue<'a>(
+///     dev: &Device<Bound>,
+///     slots: &mut TxSlots,
+///     i: usize,
+///     skb: TxSkb<'a>,
+/// ) -> TxOutcome<'a> {
+///     if slots.is_used(i) {
+///         return TxOutcome::Busy(skb);
+///     }
+///     match slots.map(dev, i, skb) {
+///         // Describe `addr` to the device here, then `slots.tx_timestamp(i)`.
+///         Ok(_addr) => TxOutcome::Ok,
+///         Err((skb, _)) => {
+///             drop(skb);
+///             TxOutcome::Ok
+///         }
+///     }
+/// }
+/// ```
+///
+/// # Invariants
+///
+/// Every `Some` slot holds a live `DMA_TO_DEVICE` mapping, for `dev`, of the `len` bytes of
+/// its buffer's (linear) data.
+pub struct TxSlots {
+    dev: DevRef,
+    slots: KVec<Option<TxSlot>>,
+}
+
+/// A mapped frame in a [`TxSlots`].
+struct TxSlot {
+    skb: SkBuff,
+    addr: DmaAddr,
+    len: u32,
+}
+
+impl TxSlots {
+    /// `count` empty slots for frames mapped for `dev`.
+    pub fn new(dev: &Device<Bound>, count: usize) -> Result<Self> {
+        let mut slots = KVec::with_capacity(count, GFP_KERNEL)?;
+        for _ in 0..count {
+            slots.push(None, GFP_KERNEL)?;
+        }
+        // INVARIANT: no slot is filled.
+        Ok(Self {
+            dev: DevRef::new(dev),
+            slots,
+        })
+    }
+
+    /// The number of slots.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether slot `i` holds a frame (false past the last slot).
+    #[inline]
+    pub fn is_used(&self, i: usize) -> bool {
+        matches!(self.slots.get(i), Some(Some(_)))
+    }
+
+    /// Maps `skb` for `dev` (the slots' device, bound, as a new mapping requires) into empty
+    /// slot `i`, and returns its bus address. On failure the buffer is handed back with
+    /// [`EINVAL`] (no such slot, a slot in use, another device, an empty or nonlinear frame)
+    /// or [`ENOMEM`] (no mapping).
+    #[inline]
+    pub fn map<'a>(
+        &mut self,
+        dev: &Device<Bound>,
+        i: usize,
+        skb: TxSkb<'a>,
+    ) -> core::result::Result<DmaAddr, (TxSkb<'a>, Error)> {
+        let same = dev.as_raw() == self.dev.raw();
+        let Some(slot) = self.slots.get_mut(i).filter(|s| same && s.is_none()) else {
+            return Err((skb, EINVAL));
+        };
+        match skb.dma_map(dev) {
+            Ok((addr, len)) => {
+                // INVARIANT: mapped for reading by the slots' device.
+                *slot = Some(TxSlot {
+                    skb: skb.skb,
+                    addr,
+                    len,
+                });
+                Ok(addr)
+            }
+            Err(e) => Err((skb, e)),
+        }
+    }
+
+    /// Takes the software transmit timestamp of slot `i`'s frame and hands it to PHY
+    /// timestamping, if its socket asked for either (`skb_tx_timestamp`): call it as the
+    /// frame goes to the device, before the device can complete it.
+    #[inline]
+    pub fn tx_timestamp(&self, i: usize) {
+        if let Some(Some(s)) = self.slots.get(i) {
+            // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it
+            // (the clone shares the data, which the device only reads).
+            unsafe { bindings::skb_tx_timestamp(s.skb.raw()) };
+        }
+    }
+
+    /// Ends slot `i`'s mapping and returns its frame (`None` for an empty slot or none at
+    /// all); the device must be done with it.
+    #[inline]
+    pub fn unmap(&mut self, i: usize) -> Option<SkBuff> {
+        let s = self.slots.get_mut(i)?.take()?;
+        // SAFETY: the slot's mapping is live (invariant) and ended exactly once, here, as the
+        // slot is emptied.
+        unsafe {
+            bindings::dma_unmap_single(
+                self.dev.raw(),
+                s.addr,
+                s.len as usize,
+                bindings::dma_data_direction_DMA_TO_DEVICE,
+            )
+        };
+        Some(s.skb)
+    }
+}
+
+impl Drop for TxSlots {
+    fn drop(&mut self) {
+        for i in 0..self.slots.len() {
+            // Freed as drops: they were never known to be sent.
+            drop(self.unmap(i));
+        }
     }
 }
 
