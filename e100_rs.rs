@@ -93,8 +93,10 @@
 //! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD,
 //! the stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU
 //! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
-//! buffer (if no buffer can be had, the frame is dropped and the old buffer re-armed, so the
-//! ring never shrinks), then moves the stop point to the RFD just before the next one to clean:
+//! buffer: a fresh one, its header written before it is mapped, is mapped into the slot in the
+//! frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
+//! cleared, as in e100.c. If no buffer can be had, the frame is dropped and the old buffer
+//! re-armed, so the ring never shrinks. Poll then moves the stop point to the RFD just before the next one to clean:
 //! it marks the new stop point first and restores the old one only after a write barrier, so the
 //! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
@@ -123,8 +125,9 @@
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is
 //! gone. Otherwise it acknowledges the causes, keeps them for the poll, masks the device's
 //! interrupts and schedules NAPI. Poll cleans at most `budget` received frames, restarts the RU
-//! if it stopped, completes transmitted CBs and wakes the queue (the skbs are taken off the ring
-//! in batches of 16 under the CU lock and freed with `napi_consume_skb` after it is dropped),
+//! if it stopped, completes transmitted CBs and wakes the queue (the skbs are unmapped and taken
+//! off the ring in batches of 16 under the CU lock, and freed with `napi_consume_skb` after it
+//! is dropped),
 //! and returns the work done; when that is less than the budget the abstraction completes NAPI
 //! and, if NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while
 //! suspended: the hardware is the PM callbacks' then). A poll that

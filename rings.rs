@@ -471,7 +471,7 @@ impl Reclaimed {
         len
     }
 
-    /// Unmaps and frees the buffers, the NAPI way.
+    /// Frees the buffers, the NAPI way.
     pub(crate) fn free(&mut self, poll: &Poll<'_>) {
         for slot in self.bufs.iter_mut().take(self.n) {
             if let Some(skb) = slot.take() {
