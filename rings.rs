@@ -569,16 +569,31 @@ fn fresh_rx(ndev: &NetDevice, link: u32, el: bool) -> Result<RxBuf> {
     Ok(buf)
 }
 
-/// A fresh receive buffer with its RFD header written, mapped.
-fn new_rx(ndev: &NetDevice, dev: &Device<Bound>, link: u32, el: bool) -> Result<RxMapping> {
-    fresh_rx(ndev, link, el)?
-        .map(dev, RFD_BUF_LEN as u32)
-        .map_err(|(_, e)| e)
+/// A fresh receive buffer with its RFD header written, mapped; with `clear`, the rest of it
+/// zeroed first, so that the CPU can read the frame received into it.
+fn new_rx(
+    ndev: &NetDevice,
+    dev: &Device<Bound>,
+    link: u32,
+    el: bool,
+    clear: bool,
+) -> Result<RxMapping> {
+    let mut buf = fresh_rx(ndev, link, el)?;
+    if clear {
+        buf.clear_to(RFD_BUF_LEN as u32)?;
+    }
+    buf.map(dev, RFD_BUF_LEN as u32).map_err(|(_, e)| e)
 }
 
 impl RxRing {
-    /// Allocates and arms `count` receive buffers, the last one the stop point.
-    pub(crate) fn new(ndev: &NetDevice, dev: &Device<Bound>, count: usize) -> Result<Self> {
+    /// Allocates and arms `count` receive buffers, the last one the stop point; `clear` zeroes
+    /// them whole (a self-test's ring, for [`RxRing::holds_frame`]).
+    pub(crate) fn new(
+        ndev: &NetDevice,
+        dev: &Device<Bound>,
+        count: usize,
+        clear: bool,
+    ) -> Result<Self> {
         if count < 2 {
             return Err(EINVAL);
         }
@@ -586,7 +601,7 @@ impl RxRing {
         for i in 0..count {
             bufs.push(
                 Rx {
-                    buf: new_rx(ndev, dev, 0, i == count - 1)?,
+                    buf: new_rx(ndev, dev, 0, i == count - 1, clear)?,
                 },
                 GFP_KERNEL,
             )?;
@@ -608,6 +623,7 @@ impl RxRing {
     }
 
     /// Points RFD `i`'s link at RFD `i + 1`.
+    #[inline]
     fn link(&mut self, i: usize) -> Result {
         let next = self.addr(ring_next(i, self.count));
         let r = self.bufs.get_mut(i).ok_or(EINVAL)?;
@@ -744,7 +760,8 @@ impl RxRing {
 
     /// Whether a frame equal to `want` has been received, good, into one of the RFDs the RU
     /// holds (from `clean` on), without consuming any: the offline loopback test's check,
-    /// made while NAPI is off.
+    /// made while NAPI is off, on a ring made with `clear` (the frame's bytes cannot be read
+    /// otherwise: it is never found).
     pub(crate) fn holds_frame(&self, want: &[u8]) -> bool {
         let mut i = self.clean;
         while i != self.stop {

@@ -136,6 +136,11 @@ void rust_helper_skb_eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	skb->protocol = eth_type_trans(skb, dev);
 }
 
+u8 rust_helper_skb_pkt_type(const struct sk_buff *skb)
+{
+	return skb->pkt_type;
+}
+
 bool rust_helper_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
 				  unsigned long delay)
 {

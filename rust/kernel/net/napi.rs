@@ -87,11 +87,10 @@ impl<'a> Poll<'a> {
     /// nothing may be received: the frame is dropped.
     #[inline]
     pub fn gro_receive(&self, frame: RxFrame) {
-        let skb = frame.into_skb();
         // SAFETY: the NAPI context is valid during its poll (type invariant); the buffer is ours.
         let same_dev = unsafe {
             (*self.napi).dev
-                == (*skb.as_raw())
+                == (*frame.as_raw())
                     .__bindgen_anon_1
                     .__bindgen_anon_1
                     .__bindgen_anon_1
@@ -100,13 +99,13 @@ impl<'a> Poll<'a> {
         if self.budget <= 0 || !same_dev {
             // netpoll's poll receives nothing; a frame made for another interface is not ours
             // to deliver (its device may be gone).
-            drop(skb);
+            drop(frame);
             return;
         }
         // SAFETY: inside this context's poll with a budget (type invariant); the buffer is a
         // received frame of this NAPI context's device, whose `dev` and protocol
         // `eth_type_trans` set; its ownership passes to the stack.
-        unsafe { bindings::napi_gro_receive(self.napi, skb.into_raw().as_ptr()) };
+        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
     }
 
     /// Frees a transmitted buffer, batching the frees as NAPI does (`napi_consume_skb()`; with

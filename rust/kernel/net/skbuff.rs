@@ -10,7 +10,7 @@
 //!   keeps a clone of every segment it sends), so it can be read, padded (which un-shares it
 //!   first) and passed on, never written.
 //! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
-//!   driver maps it ([`TxSkb::map`]) or drops it, or returns it, and only it, as busy
+//!   driver maps it ([`TxSkb::map`], or into a ring's [`TxSlots::map`]) or drops it, or returns it, and only it, as busy
 //!   ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
 //! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it may
 //!   write device headers into and map for the device to write ([`RxBuf::map`]).
@@ -23,14 +23,15 @@
 //!   its transmit frames in [`TxSlots`] (one device reference for the ring, not one per frame)
 //!   and refills its receive slots with [`RxMapping::replace`].
 //!
-//! A driver's buffers are not cleared when allocated (no C driver clears its receive buffers, and
-//! on a 1.5 KB buffer the memset was the largest single cost of receiving a frame): past what the
-//! CPU wrote, their bytes are what the allocator left or what the device wrote. Rust code reads
-//! those bytes only by volatile loads of plain bytes ([`CpuView`]): a buffer comes from the C
-//! allocator, outside any Rust allocation, where a volatile load returns whatever the memory
-//! holds (as for I/O memory; see `core::ptr::read_volatile`), and every bit pattern is a valid
-//! byte. No reference to such bytes is ever made. The stack's buffers (of [`SkBuff`]) hold data
-//! the stack wrote.
+//! A driver's receive buffers are not cleared when allocated (e100.c does not clear its own,
+//! and on a 1.5 KB buffer the memset was the largest single cost of receiving a frame). Rust
+//! code reads only their initialised bytes: each [`RxBuf`] knows how far from its data start
+//! the CPU has written (a descriptor header, [`RxBuf::clear_to`] where a self-test wants to
+//! read a frame), and its mapping reads ([`RxMapping::read_with`]) stop there. The device's
+//! writes keep those bytes initialised; bytes past them may or may not have been written by
+//! the device, are never read by Rust code, and go to the stack as a frame ([`RxFrame`], not an
+//! [`SkBuff`], whose data is known to be initialised). The stack's buffers hold data the stack
+//! wrote.
 //!
 //! # Compared with upstream
 //!
@@ -56,7 +57,8 @@ use core::ptr::NonNull;
 /// # Invariants
 ///
 /// `self.0` points to a valid `sk_buff` that this value owns: no one else frees it or moves
-/// its data. Its data may be shared with clones, so it is never written through this type.
+/// its data. Its data is initialised, and may be shared with clones, so it is never written
+/// through this type.
 pub struct SkBuff(NonNull<bindings::sk_buff>);
 
 // SAFETY: an owned `sk_buff` may be handed to and freed on any CPU.
@@ -67,7 +69,8 @@ impl SkBuff {
     ///
     /// # Safety
     ///
-    /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up.
+    /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up, and whose data is
+    /// initialised (as any buffer the stack wrote).
     #[inline]
     pub(crate) unsafe fn from_raw(ptr: NonNull<bindings::sk_buff>) -> Self {
         // INVARIANT: the caller hands over ownership.
@@ -616,41 +619,71 @@ impl Drop for TxSlots {
     }
 }
 
+/// `pkt_type` of a frame sent to the broadcast address (`<uapi/linux/if_packet.h>`).
+const PACKET_BROADCAST: u8 = 1;
+/// `pkt_type` of a frame sent to a multicast address.
+const PACKET_MULTICAST: u8 = 2;
+
 /// A buffer the driver allocated: unshared and linear, so the driver may write into it.
 ///
 /// # Invariants
 ///
-/// The wrapped buffer was allocated by this type and is linear and not cloned: its data and
-/// tailroom belong to it alone. Its data (up to its length) was written by the CPU; its
-/// tailroom holds whatever the allocator or the device left there, and is never read through
-/// a reference (see the module's documentation).
-pub struct RxBuf(SkBuff);
+/// `skb` was allocated by this type and is linear and not cloned: its data and tailroom belong
+/// to it alone. The first `init` bytes from its data start lie in its data and tailroom and
+/// are initialised: written by the CPU, or since by the device while mapped; its data (up to
+/// its length) is among them. What lies past `init` is whatever the allocator left there.
+pub struct RxBuf {
+    skb: SkBuff,
+    init: u32,
+}
 
 /// A frame the device received, ready for the stack (made by [`RxBuf::into_frame`]).
 ///
 /// # Invariants
 ///
-/// The buffer's data is the received frame after its Ethernet header, which `eth_type_trans`
-/// pulled, setting its protocol and `dev`.
-pub struct RxFrame(SkBuff);
+/// `self.0` points to a valid `sk_buff` that this value owns, linear and not cloned, whose data
+/// is the received frame after its Ethernet header, which `eth_type_trans` pulled, setting its
+/// protocol and `dev`. The frame's bytes are the device's, not known to be initialised (a
+/// device may report more than it wrote): not an [`SkBuff`], whose data Rust may read.
+pub struct RxFrame(NonNull<bindings::sk_buff>);
+
+// SAFETY: an owned `sk_buff` may be handed to and freed on any CPU.
+unsafe impl Send for RxFrame {}
+
+impl Drop for RxFrame {
+    fn drop(&mut self) {
+        // SAFETY: we own the buffer (type invariant) and it is not used after this.
+        unsafe { bindings::dev_kfree_skb_any(self.0.as_ptr()) };
+    }
+}
 
 impl RxFrame {
     /// The frame's length (after the Ethernet header).
     #[inline]
     pub fn len(&self) -> u32 {
-        self.0.len()
+        // SAFETY: the buffer is valid (type invariant).
+        unsafe { (*self.0.as_ptr()).len }
     }
 
     /// Whether the frame is empty after its Ethernet header.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 
-    /// The buffer, for the NAPI adapter.
+    /// The C buffer (valid while `self` is).
     #[inline]
-    pub(crate) fn into_skb(self) -> SkBuff {
-        self.0
+    pub(crate) fn as_raw(&self) -> *mut bindings::sk_buff {
+        self.0.as_ptr()
+    }
+
+    /// Gives up the buffer, for the NAPI adapter to hand to the stack (never to be read as
+    /// an [`SkBuff`]: the frame's bytes are the device's, not known to be initialised).
+    #[inline]
+    pub(crate) fn into_raw(self) -> NonNull<bindings::sk_buff> {
+        let p = self.0;
+        core::mem::forget(self);
+        p
     }
 }
 
@@ -667,8 +700,12 @@ impl RxBuf {
     /// Takes a fresh buffer (empty, not cleared).
     #[inline]
     fn fresh(p: NonNull<bindings::sk_buff>) -> Self {
-        // INVARIANT: a buffer just allocated is linear, unshared and empty.
-        Self(SkBuff(p))
+        // INVARIANT: a buffer just allocated is linear, unshared and empty: no byte is known
+        // to be initialised, and its data (none) is among them.
+        Self {
+            skb: SkBuff(p),
+            init: 0,
+        }
     }
 
     /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
@@ -683,25 +720,25 @@ impl RxBuf {
 
     #[inline]
     fn raw(&self) -> *mut bindings::sk_buff {
-        self.0.raw()
+        self.skb.raw()
     }
 
     /// Bytes of room after the data.
     #[inline]
     pub fn tailroom(&self) -> u32 {
-        self.0.tailroom()
+        self.skb.tailroom()
     }
 
     /// The length of the data.
     #[inline]
     pub fn len(&self) -> u32 {
-        self.0.len()
+        self.skb.len()
     }
 
     /// Whether the buffer holds no data.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.skb.is_empty()
     }
 
     /// Copies `src` to the end of the data, extending it (`skb_put_data()`). [`EINVAL`] if
@@ -715,37 +752,72 @@ impl RxBuf {
         // SAFETY: the buffer is ours alone and linear (type invariant), with `n` bytes of
         // tailroom (checked above), which `skb_put_data` fills from `src`.
         unsafe { bindings::skb_put_data(self.raw(), src.as_ptr().cast(), n) };
+        // INVARIANT: the data, written by the CPU up to its new length, stays initialised.
+        self.init = self.init.max(self.skb.len());
+        Ok(())
+    }
+
+    /// Zeroes the bytes from the data start to `len` not yet initialised, so that all of them
+    /// can be read once mapped ([`RxMapping::read_with`] reads initialised bytes only): for a
+    /// buffer whose frame the CPU will look at, as a self-test's. [`EINVAL`] past the tailroom.
+    pub fn clear_to(&mut self, len: u32) -> Result {
+        if len > self.skb.headlen() + self.tailroom() {
+            return Err(EINVAL);
+        }
+        if len > self.init {
+            // SAFETY: `data + init .. data + len` lies within the buffer's data and tailroom
+            // (checked above), which belong to it alone (type invariant) and are not mapped.
+            unsafe {
+                core::ptr::write_bytes(
+                    (*self.raw()).data.add(self.init as usize),
+                    0,
+                    (len - self.init) as usize,
+                )
+            };
+            // INVARIANT: the bytes up to `len` are initialised now.
+            self.init = len;
+        }
         Ok(())
     }
 
     /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
     /// changing the length: for a device header written before the buffer is mapped (as an
-    /// RFD). [`EINVAL`] if it does not fit in the data and tailroom.
+    /// RFD). Bytes skipped before `offset` that were not yet initialised are zeroed. [`EINVAL`]
+    /// if it does not fit in the data and tailroom.
     #[inline]
     pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
-        let room = (self.0.headlen() + self.tailroom()) as usize;
-        match offset.checked_add(src.len()) {
-            Some(end) if end <= room => {}
+        let room = (self.skb.headlen() + self.tailroom()) as usize;
+        let end = match offset.checked_add(src.len()) {
+            Some(end) if end <= room => end,
             _ => return Err(EINVAL),
+        };
+        // `end <= room`, a `u32`.
+        let (offset32, end32) = (offset as u32, end as u32);
+        if offset32 > self.init {
+            self.clear_to(offset32)?;
         }
         // SAFETY: `data + offset .. + src.len()` lies within the buffer's data and tailroom
         // (checked above), which belong to it alone (type invariant) and are not mapped.
         unsafe {
             core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.raw()).data.add(offset), src.len())
         };
+        // INVARIANT: the bytes up to `offset` were initialised (or zeroed just above), and
+        // those up to `end` written now.
+        self.init = self.init.max(end32);
         Ok(())
     }
 
     /// Maps the first `len` bytes of data and tailroom for `dev` to read and write (the CPU
-    /// writes descriptors into them, the device writes frames). On failure the buffer is
-    /// handed back with the error.
+    /// writes descriptors into them, the device writes frames). Of them, the CPU may read
+    /// those initialised before ([`RxBuf::write_head`], [`RxBuf::clear_to`]) through the
+    /// mapping. On failure the buffer is handed back with the error.
     #[inline]
     pub fn map(
         self,
         dev: &Device<Bound>,
         len: u32,
     ) -> core::result::Result<RxMapping, (Self, Error)> {
-        if len == 0 || len > self.0.headlen() + self.tailroom() {
+        if len == 0 || len > self.skb.headlen() + self.tailroom() {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
@@ -761,9 +833,12 @@ impl RxBuf {
         if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
             return Err((self, ENOMEM));
         }
-        // INVARIANT: mapped just above.
+        // Initialised bytes past the mapping are not the mapping's to read.
+        let mut buf = self;
+        buf.init = buf.init.min(len);
+        // INVARIANT: mapped just above; `init <= len`.
         Ok(RxMapping {
-            buf: self,
+            buf,
             dev: DevRef::new(dev),
             addr,
             len,
@@ -773,11 +848,12 @@ impl RxBuf {
     /// Makes the received frame of `len` bytes at `offset` the buffer's data, sets its protocol
     /// and pulls its Ethernet header (`skb_reserve`, `skb_put`, `eth_type_trans`). Returns the
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
-    /// address. [`EINVAL`] if the frame does not fit in the buffer or is shorter than an
-    /// Ethernet header (the buffer is then dropped).
+    /// address, as `eth_type_trans` found (the frame's bytes are the device's: Rust code does
+    /// not read them). [`EINVAL`] if the frame does not fit in the buffer or is shorter than
+    /// an Ethernet header (the buffer is then dropped).
     #[inline]
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
-        if !self.0.is_empty()
+        if !self.skb.is_empty()
             || len < bindings::ETH_HLEN
             || offset
                 .checked_add(len)
@@ -792,21 +868,23 @@ impl RxBuf {
             bindings::skb_reserve(self.raw(), offset as i32);
             bindings::skb_put(self.raw(), len);
         }
-        // The destination address's group bit, by a volatile load (the bytes are the
-        // device's; see the module's documentation).
-        // SAFETY: the data holds at least an Ethernet header (checked above).
-        let group = unsafe { (*self.raw()).data.read_volatile() } & 1 != 0;
         // SAFETY: the buffer holds at least an Ethernet header (checked above); the device is
         // valid.
         unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
-        // INVARIANT: `eth_type_trans` just ran on the received frame.
-        Ok((RxFrame(self.0), group))
+        // SAFETY: the buffer is valid; `pkt_type` was just set by `eth_type_trans`.
+        let group = matches!(
+            unsafe { bindings::skb_pkt_type(self.raw()) },
+            PACKET_BROADCAST | PACKET_MULTICAST
+        );
+        // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
+        Ok((RxFrame(self.skb.into_raw()), group))
     }
 
     /// The buffer as a plain [`SkBuff`] (no longer writable).
     #[inline]
     pub fn into_skb(self) -> SkBuff {
-        self.0
+        // INVARIANT: its data is initialised (this type's invariant).
+        self.skb
     }
 }
 
@@ -815,7 +893,8 @@ impl RxBuf {
 /// # Invariants
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
-/// buffer's data, which stays there (nobody moves the data of a buffer we own).
+/// buffer's data, which stays there (nobody moves the data of a buffer we own); the buffer's
+/// `init` is at most `len`.
 pub struct RxMapping {
     buf: RxBuf,
     dev: DevRef,
@@ -850,8 +929,18 @@ impl RxMapping {
         }
     }
 
+    /// Checks that `offset .. offset + n` is mapped and initialised, the bytes the CPU may read.
+    #[inline]
+    fn check_init(&self, offset: usize, n: usize) -> Result {
+        match offset.checked_add(n) {
+            // `init <= len` (invariant).
+            Some(end) if end <= self.buf.init as usize => Ok(()),
+            _ => Err(EINVAL),
+        }
+    }
+
     /// Copies `out.len()` mapped bytes at `offset` out, synced for the CPU for the copy (see
-    /// [`RxMapping::read_with`]).
+    /// [`RxMapping::read_with`], and its [`EINVAL`]).
     #[inline]
     pub fn read_at(&self, offset: usize, out: &mut [u8]) -> Result {
         self.read_with(offset, out.len(), |v| {
@@ -864,16 +953,21 @@ impl RxMapping {
     /// Syncs `len` mapped bytes at `offset` for the CPU, runs `f` on a view of them, and syncs
     /// them back for the device: several reads for the cost of one sync pair. The view reads
     /// with volatile loads, since a device may write a descriptor it still owns meanwhile.
+    /// [`EINVAL`] unless the bytes are mapped and were initialised before the buffer was
+    /// mapped or since through the mapping ([`RxBuf::write_head`], [`RxBuf::clear_to`],
+    /// [`RxMapping::write_at`]): a device's writes keep initialised bytes so, but bytes it may
+    /// or may not have written are not known to be, and are not read.
     pub fn read_with<R>(
         &self,
         offset: usize,
         len: usize,
         f: impl FnOnce(&CpuView<'_>) -> R,
     ) -> Result<R> {
-        self.check(offset, len)?;
+        self.check_init(offset, len)?;
         let a = self.addr.wrapping_add(offset as DmaAddr);
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above).
+        // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above),
+        // and initialised (`RxBuf`'s invariant, check above).
         unsafe { self.dev.sync_for_cpu(a, len, dir) };
         // INVARIANT: synced for the CPU until the sync back below, after `f` has returned.
         let view = CpuView {
@@ -888,20 +982,30 @@ impl RxMapping {
         Ok(r)
     }
 
-    /// Writes `src` into the mapped bytes at `offset` and syncs them for the device.
+    /// Writes `src` into the mapped bytes at `offset` and syncs them for the device. Only
+    /// where initialised bytes end or before ([`EINVAL`] past that, or past the mapping), so
+    /// that the initialised bytes stay one run from the start.
     #[inline]
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> Result {
         self.check(offset, src.len())?;
+        if offset > self.buf.init as usize {
+            return Err(EINVAL);
+        }
         let a = self.addr.wrapping_add(offset as DmaAddr);
         let n = src.len();
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // SAFETY: as in `read_with`; the buffer is ours alone (an `RxBuf`), and CPU writes
-        // between the two syncs reach the device.
+        // SAFETY: `offset..offset + n` is inside the live mapping (invariant and check above);
+        // the buffer is ours alone (an `RxBuf`), and CPU writes between the two syncs reach the
+        // device.
         unsafe {
             self.dev.sync_for_cpu(a, n, dir);
             core::ptr::copy_nonoverlapping(src.as_ptr(), (*self.buf.raw()).data.add(offset), n);
             self.dev.sync_for_device(a, n, dir);
         }
+        // INVARIANT: the bytes before `offset` were initialised (checked above), those up to
+        // `offset + n` (within the mapping, a `u32`: `init` stays at most `len`) are written
+        // now.
+        self.buf.init = self.buf.init.max((offset + n) as u32);
         Ok(())
     }
 
@@ -932,7 +1036,7 @@ impl RxMapping {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
-        if dev.as_raw() != self.dev.raw() || len > buf.0.headlen() + buf.tailroom() {
+        if dev.as_raw() != self.dev.raw() || len > buf.skb.headlen() + buf.tailroom() {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
@@ -948,7 +1052,10 @@ impl RxMapping {
         // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
         // replaced by the new one right after.
         unsafe { bindings::dma_unmap_single(dev.as_raw(), self.addr, len as usize, dir) };
-        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device.
+        let mut buf = buf;
+        buf.init = buf.init.min(len);
+        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device;
+        // `init <= len`.
         self.addr = addr;
         Ok(core::mem::replace(&mut self.buf, buf))
     }
@@ -992,7 +1099,8 @@ impl Drop for RxMapping {
 ///
 /// # Invariants
 ///
-/// `base .. base + len` are mapped bytes of a live mapping, synced for the CPU for `'a`.
+/// `base .. base + len` are mapped, initialised bytes of a live mapping, synced for the CPU for
+/// `'a`.
 pub struct CpuView<'a> {
     base: *const u8,
     len: usize,
