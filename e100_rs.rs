@@ -72,19 +72,19 @@
 //! model does) runs the free CB after it, a stale transmit. If the SCB has not yet accepted the
 //! previous command, the CBs stay queued and the next kick (or the next poll) sends them.
 //!
-//! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit),
-//! maps the (linear) skb for the device, takes its transmit timestamp if the socket asked for
-//! one (`skb_tx_timestamp`, before the device can complete it), and describes it with one
-//! Transmit Buffer
-//! Descriptor placed inside the CB: a standard TCB in flexible mode whose TBD array is that one
-//! TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip first
-//! reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and with
-//! a stale second slot it sends junk after the frame (QEMU's model does exactly that; see
+//! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit), maps
+//! the (linear) skb for the device into the slot of its CB (`TxSlots`: one device reference for the
+//! ring), describes it with one Transmit Buffer Descriptor placed inside the CB, and takes its
+//! transmit timestamp if the socket asked for one (`skb_tx_timestamp`, before the CU is kicked, so
+//! before the device can complete it). The CB is a standard TCB in flexible mode whose TBD array is
+//! that one TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip
+//! first reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and
+//! with a stale second slot it sends junk after the frame (QEMU's model does exactly that; see
 //! [`desc::tx_body`]). Frames therefore leave with nothing appended. Every 16th CB asks for a
-//! completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends.
-//! When the last free CB is used the queue is stopped; the transmit path and the cleaner both
-//! run under the CU lock, so a wake can never be lost between "ring full" and "stop queue".
-//! Byte Queue Limits are fed on both sides.
+//! completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends. When
+//! the last free CB is used the queue is stopped; the transmit path and the cleaner both run under
+//! the CU lock, so a wake can never be lost between "ring full" and "stop queue". Byte Queue Limits
+//! are fed on both sides.
 //!
 //! ## Receive
 //!
@@ -95,10 +95,11 @@
 //! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
 //! buffer: a fresh one, its header written before it is mapped, is mapped into the slot in the
 //! frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
-//! cleared, as in e100.c. If no buffer can be had, the frame is dropped and the old buffer
-//! re-armed, so the ring never shrinks. Poll then moves the stop point to the RFD just before the next one to clean:
-//! it marks the new stop point first and restores the old one only after a write barrier, so the
-//! RU cannot run past both. If the RU is not ready after that, it is restarted at the next RFD to
+//! cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
+//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Poll then
+//! moves the stop point to the RFD just before the next one to clean: it marks the new stop
+//! point first and restores the old one only after a write barrier, so the RU cannot run past
+//! both. If the RU is not ready after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
 //! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and from the
 //! SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a safety
@@ -122,17 +123,16 @@
 //!
 //! ## Interrupts and NAPI
 //!
-//! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is
-//! gone. Otherwise it acknowledges the causes, keeps them for the poll, masks the device's
-//! interrupts and schedules NAPI. Poll cleans at most `budget` received frames, restarts the RU
-//! if it stopped, completes transmitted CBs and wakes the queue (the skbs are unmapped and taken
-//! off the ring in batches of 16 under the CU lock, and freed with `napi_consume_skb` after it
-//! is dropped),
-//! and returns the work done; when that is less than the budget the abstraction completes NAPI
-//! and, if NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while
-//! suspended: the hardware is the PM callbacks' then). A poll that
-//! finds the BAR gone does no work, so NAPI is completed all the same. netpoll runs the same
-//! handler and poll, with interrupts disabled and from any context.
+//! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
+//! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
+//! schedules NAPI. Poll cleans at most `budget` received frames, restarts the RU if it stopped,
+//! completes transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in
+//! batches of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and
+//! returns the work done; when that is less than the budget the abstraction completes NAPI and, if
+//! NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while suspended:
+//! the hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
+//! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
+//! from any context.
 //!
 //! A poll does only the work its causes call for, where e100.c always does both halves. The
 //! RFA: when a frame was received (FR), the RU stopped (RNR) or is flagged to be looked at,
@@ -1948,7 +1948,8 @@ impl net::dev::Operations for Nic {
         self.tx_busy.store(true, Ordering::Relaxed);
         let body = |cb, buf| desc::tx_body(cb, buf, len as u16, TX_THRESHOLD);
         if let Err((_, skb)) = ring.issue_tx(io, bound, cmd, skb, body) {
-            // Not a full ring (checked above): the frame could not be mapped.
+            // Not a full ring (checked above): the frame could not be mapped (handed back, and
+            // dropped here) or, after it was, its CB not written (already freed).
             drop(skb);
             drop(cu);
             stats::add(&self.counters.tx_dropped, 1);

@@ -10,8 +10,8 @@
 //!   keeps a clone of every segment it sends), so it can be read, padded (which un-shares it
 //!   first) and passed on, never written.
 //! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
-//!   driver maps it ([`TxSkb::map`], or into a ring's [`TxSlots::map`]) or drops it, or returns it, and only it, as busy
-//!   ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
+//!   driver maps it ([`TxSkb::map`], or into a ring's slot, [`TxSlots::map`]) or drops it, or
+//!   returns it, and only it, as busy ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
 //! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it may
 //!   write device headers into and map for the device to write ([`RxBuf::map`]).
 //! - [`RxFrame`]: a frame made of a received buffer ([`RxBuf::into_frame`]): the only kind NAPI
@@ -88,12 +88,6 @@ impl SkBuff {
     #[inline]
     fn raw(&self) -> *mut bindings::sk_buff {
         self.0.as_ptr()
-    }
-
-    /// The C buffer (valid while `self` is).
-    #[inline]
-    pub(crate) fn as_raw(&self) -> *mut bindings::sk_buff {
-        self.raw()
     }
 
     /// The length of the data, in bytes.
@@ -483,30 +477,27 @@ impl Drop for TxMapping {
 ///
 /// ```
 /// use kernel::device::{Bound, Device};
-/// use kernel::net::dev::TxOutcome;
+/// use kernel::dma::DmaAddr;
 /// use kernel::net::skbuff::{TxSkb, TxSlots};
 ///
-/// /// Queues a frame in slot `i`: a taken slot is ring space not yet cleaned, so the frame
-/// /// goes back to the stack as busy; a frame that cannot be mapped is dropped.
-/// fn queue<'a>(
-///     dev: &Device<Bound>,
-///     slots: &mut TxSlots,
-///     i: usize,
-///     skb: TxSkb<'a>,
-/// ) -> TxOutcome<'a> {
-///     if slots.is_used(i) {
-///         return TxOutcome::Busy(skb);
-///     }
-///     match slots.map(dev, i, skb) {
-///         // Describe `addr` to the device here, then `slots.tx_timestamp(i)`.
-///         Ok(_addr) => TxOutcome::Ok,
-///         Err((skb, _)) => {
-///             drop(skb);
-///             TxOutcome::Ok
-///         }
-///     }
+/// /// Queues a frame in slot `i` (free: the caller keeps count of the ring's space, and
+/// /// stops the queue before it runs out); a frame that cannot be mapped is dropped.
+/// fn queue(dev: &Device<Bound>, s: &mut TxSlots, i: usize, skb: TxSkb<'_>) -> Option<DmaAddr> {
+///     // Describe the address to the device, then `s.tx_timestamp(i)`, then start it.
+///     s.map(dev, i, skb).ok()
+/// }
+///
+/// /// Once the device reports slot `i` sent: the frame is unmapped and freed as sent.
+/// fn complete(slots: &mut TxSlots, i: usize) -> u32 {
+///     slots.unmap(i).map_or(0, |skb| {
+///         let len = skb.len();
+///         skb.consume();
+///         len
+///     })
 /// }
 /// ```
+///
+/// (Compile-checked: a doctest has no bound device to map for.)
 ///
 /// # Invariants
 ///
@@ -1029,6 +1020,10 @@ impl RxMapping {
     ///     slot.replace(dev, fresh).map_err(|(_fresh, e)| e)
     /// }
     /// ```
+    ///
+    /// (Compile-checked: a doctest has no bound device to map for.) As with
+    /// [`RxMapping::unmap`], that the device is done with the old buffer is the caller's word:
+    /// a ring hands back only buffers whose descriptors the device has completed.
     #[inline]
     pub fn replace(
         &mut self,
