@@ -389,6 +389,18 @@ impl DevRef {
             unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
         }
     }
+
+    /// `dma_unmap_single()`.
+    ///
+    /// # Safety
+    ///
+    /// `addr`, `len` and `dir` must be those of a live streaming mapping of this device, which
+    /// this ends: it must not be used, or ended, again.
+    #[inline]
+    unsafe fn unmap(&self, addr: DmaAddr, len: u32, dir: bindings::dma_data_direction) {
+        // SAFETY: the caller's guarantee.
+        unsafe { bindings::dma_unmap_single(self.raw, addr, len as usize, dir) };
+    }
 }
 
 /// A transmit frame mapped for the device to read.
@@ -438,10 +450,9 @@ impl TxMapping {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
-            bindings::dma_unmap_single(
-                this.dev.raw(),
+            this.dev.unmap(
                 this.addr,
-                this.len as usize,
+                this.len,
                 bindings::dma_data_direction_DMA_TO_DEVICE,
             )
         };
@@ -457,10 +468,9 @@ impl Drop for TxMapping {
         // SAFETY: the mapping is live (invariant); the buffer is freed right after, as a drop,
         // by the field's own drop.
         unsafe {
-            bindings::dma_unmap_single(
-                self.dev.raw(),
+            self.dev.unmap(
                 self.addr,
-                self.len as usize,
+                self.len,
                 bindings::dma_data_direction_DMA_TO_DEVICE,
             )
         };
@@ -590,12 +600,8 @@ impl TxSlots {
         // SAFETY: the slot's mapping is live (invariant) and ended exactly once, here, as the
         // slot is emptied.
         unsafe {
-            bindings::dma_unmap_single(
-                self.dev.raw(),
-                s.addr,
-                s.len as usize,
-                bindings::dma_data_direction_DMA_TO_DEVICE,
-            )
+            self.dev
+                .unmap(s.addr, s.len, bindings::dma_data_direction_DMA_TO_DEVICE)
         };
         Some(s.skb)
     }
@@ -1046,7 +1052,7 @@ impl RxMapping {
         }
         // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
         // replaced by the new one right after.
-        unsafe { bindings::dma_unmap_single(dev.as_raw(), self.addr, len as usize, dir) };
+        unsafe { self.dev.unmap(self.addr, len, dir) };
         let mut buf = buf;
         buf.init = buf.init.min(len);
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device;
@@ -1061,10 +1067,9 @@ impl RxMapping {
         let this = core::mem::ManuallyDrop::new(self);
         // SAFETY: the mapping is live (invariant) and ended exactly once, here.
         unsafe {
-            bindings::dma_unmap_single(
-                this.dev.raw(),
+            this.dev.unmap(
                 this.addr,
-                this.len as usize,
+                this.len,
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
         };
@@ -1080,10 +1085,9 @@ impl Drop for RxMapping {
         // SAFETY: the mapping is live (invariant); the buffer is freed right after by the
         // field's drop.
         unsafe {
-            bindings::dma_unmap_single(
-                self.dev.raw(),
+            self.dev.unmap(
                 self.addr,
-                self.len as usize,
+                self.len,
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
         };
