@@ -377,6 +377,7 @@ impl CbRing {
 
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
     /// when `freed` is full (the caller frees those and calls again).
+    #[inline(always)]
     pub(crate) fn clean(&mut self, freed: &mut Reclaimed) -> Cleaned {
         // The sums wrap rather than check: one pass adds at most a batch of frames, far from
         // `u32`'s range, so they never do.

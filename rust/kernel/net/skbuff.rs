@@ -954,6 +954,7 @@ impl RxMapping {
     /// mapped or since through the mapping ([`RxBuf::write_head`], [`RxBuf::clear_to`],
     /// [`RxMapping::write_at`]): a device's writes keep initialised bytes so, but bytes it may
     /// or may not have written are not known to be, and are not read.
+    #[inline(always)]
     pub fn read_with<R>(
         &self,
         offset: usize,
