@@ -830,12 +830,9 @@ impl RxBuf {
         if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
             return Err((self, ENOMEM));
         }
-        // Initialised bytes past the mapping are not the mapping's to read.
-        let mut buf = self;
-        buf.init = buf.init.min(len);
-        // INVARIANT: mapped just above; `init <= len`.
+        // INVARIANT: mapped just above.
         Ok(RxMapping {
-            buf,
+            buf: self,
             dev: DevRef::new(dev),
             addr,
             len,
@@ -890,8 +887,7 @@ impl RxBuf {
 /// # Invariants
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
-/// buffer's data, which stays there (nobody moves the data of a buffer we own); the buffer's
-/// `init` is at most `len`.
+/// buffer's data, which stays there (nobody moves the data of a buffer we own).
 pub struct RxMapping {
     buf: RxBuf,
     dev: DevRef,
@@ -930,8 +926,7 @@ impl RxMapping {
     #[inline]
     fn check_init(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
-            // `init <= len` (invariant).
-            Some(end) if end <= self.buf.init as usize => Ok(()),
+            Some(end) if end <= self.len as usize && end <= self.buf.init as usize => Ok(()),
             _ => Err(EINVAL),
         }
     }
@@ -1001,8 +996,7 @@ impl RxMapping {
             self.dev.sync_for_device(a, n, dir);
         }
         // INVARIANT: the bytes before `offset` were initialised (checked above), those up to
-        // `offset + n` (within the mapping, a `u32`: `init` stays at most `len`) are written
-        // now.
+        // `offset + n` (within the mapping, so within the buffer, a `u32`) are written now.
         self.buf.init = self.buf.init.max((offset + n) as u32);
         Ok(())
     }
@@ -1054,10 +1048,7 @@ impl RxMapping {
         // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
-        let mut buf = buf;
-        buf.init = buf.init.min(len);
-        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device;
-        // `init <= len`.
+        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device.
         self.addr = addr;
         Ok(core::mem::replace(&mut self.buf, buf))
     }
