@@ -625,7 +625,7 @@ pub trait Operations: NetdevOperations {
     const STATS: &'static [&'static str] = &[];
 
     /// The driver takes software transmit timestamps (it calls
-    /// [`TxMapping::tx_timestamp`](super::skbuff::TxMapping::tx_timestamp) for every frame it
+    /// [`TxSlots::tx_timestamp`](super::skbuff::TxSlots::tx_timestamp) for every frame it
     /// hands to the device): `ethtool -T` then reports them, with the core's own software
     /// receive timestamps (`ethtool_op_get_ts_info`).
     const SOFTWARE_TX_TIMESTAMPS: bool = false;

@@ -10,18 +10,18 @@
 //!   keeps a clone of every segment it sends), so it can be read, padded (which un-shares it
 //!   first) and passed on, never written.
 //! - [`TxSkb`]: the buffer `start_xmit` was given, branded with that call's lifetime: the
-//!   driver maps it ([`TxSkb::map`], or into a ring's slot, [`TxSlots::map`]) or drops it, or
-//!   returns it, and only it, as busy ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
+//!   driver maps it into a ring's slot ([`TxSlots::map`]) or drops it, or returns it, and only
+//!   it, as busy ([`TxOutcome::Busy`](super::dev::TxOutcome::Busy)).
 //! - [`RxBuf`]: a buffer the driver allocated itself: unshared and linear, the only kind it may
 //!   write device headers into and map for the device to write ([`RxBuf::map`]).
 //! - [`RxFrame`]: a frame made of a received buffer ([`RxBuf::into_frame`]): the only kind NAPI
 //!   hands to the stack.
-//! - [`TxMapping`] and [`RxMapping`]: a buffer mapped for the device. The CPU touches the
-//!   mapped bytes of a receive mapping only through [`RxMapping::read_with`] and
-//!   [`RxMapping::write_at`], which do the `dma_sync_*` calls that make that safe, and those of
-//!   a transmit mapping not at all; unmapping gives the buffer back. A descriptor ring keeps
-//!   its transmit frames in [`TxSlots`] (one device reference for the ring, not one per frame)
-//!   and refills its receive slots with [`RxMapping::replace`].
+//! - [`TxSlots`] and [`RxMapping`]: buffers mapped for the device, a descriptor ring's transmit
+//!   frames in numbered slots under one device reference, and one receive buffer, which its
+//!   ring slot refills in place ([`RxMapping::replace`]: the frame's buffer comes back
+//!   unmapped). The CPU touches the mapped bytes of a receive mapping only through
+//!   [`RxMapping::read_with`] and [`RxMapping::write_at`], which do the `dma_sync_*` calls that
+//!   make that safe, and those of a transmit frame not at all; unmapping gives the buffer back.
 //!
 //! A driver's receive buffers are not cleared when allocated (e100.c does not clear its own,
 //! and on a 1.5 KB buffer the memset was the largest single cost of receiving a frame). Rust
@@ -198,7 +198,7 @@ impl Drop for SkBuff {
 ///
 /// `'a` brands it with the call: it cannot be kept past the call (store it, and the borrow
 /// checker refuses), and no other `TxSkb<'a>` exists, so the one a driver hands back as busy is
-/// the one it was given. To keep the frame, map it ([`TxSkb::map`]); to drop it, drop it.
+/// the one it was given. To keep the frame, map it ([`TxSlots::map`]); to drop it, drop it.
 ///
 /// # Examples
 ///
@@ -263,25 +263,10 @@ impl<'a> TxSkb<'a> {
         })
     }
 
-    /// Maps the (linear) frame for `dev` to read. On failure the buffer is handed back with
-    /// the error; a nonlinear frame is refused with [`EINVAL`] (drivers that map one piece do
-    /// not advertise scatter-gather, so the stack sends none).
-    #[inline]
-    pub fn map(self, dev: &Device<Bound>) -> core::result::Result<TxMapping, (Self, Error)> {
-        match self.dma_map(dev) {
-            // INVARIANT: mapped for reading by `dev`.
-            Ok((addr, len)) => Ok(TxMapping {
-                skb: self.skb,
-                dev: DevRef::new(dev),
-                addr,
-                len,
-            }),
-            Err(e) => Err((self, e)),
-        }
-    }
-
     /// Maps the linear frame for `dev` to read (`DMA_TO_DEVICE`); returns the bus address and
-    /// the length. The caller owns the mapping and must end it before the buffer goes.
+    /// the length. The caller owns the mapping and must end it before the buffer goes. A
+    /// nonlinear frame is refused with [`EINVAL`] (drivers that map one piece do not advertise
+    /// scatter-gather, so the stack sends none).
     #[inline]
     fn dma_map(&self, dev: &Device<Bound>) -> Result<(DmaAddr, u32)> {
         let len = self.skb.len();
@@ -403,83 +388,9 @@ impl DevRef {
     }
 }
 
-/// A transmit frame mapped for the device to read.
-///
-/// # Invariants
-///
-/// `addr` is a live `DMA_TO_DEVICE` mapping, for `dev`, of the `len` bytes of `skb`'s data.
-pub struct TxMapping {
-    skb: SkBuff,
-    dev: DevRef,
-    addr: DmaAddr,
-    len: u32,
-}
-
-impl TxMapping {
-    /// The bus address of the frame.
-    #[inline]
-    pub fn dma_addr(&self) -> DmaAddr {
-        self.addr
-    }
-
-    /// The frame's length.
-    #[inline]
-    pub fn len(&self) -> u32 {
-        self.len
-    }
-
-    /// Whether the frame is empty (never: empty frames are not mapped).
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Takes the software transmit timestamp, and hands the frame to PHY timestamping, if its
-    /// socket asked for either (`skb_tx_timestamp`): call it as the frame goes to the device,
-    /// before the device can complete it.
-    #[inline]
-    pub fn tx_timestamp(&self) {
-        // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it (the
-        // clone shares the data, which the device only reads).
-        unsafe { bindings::skb_tx_timestamp(self.skb.raw()) };
-    }
-
-    /// Ends the mapping and returns the buffer; the device must be done with it.
-    #[inline]
-    pub fn unmap(self) -> SkBuff {
-        let this = core::mem::ManuallyDrop::new(self);
-        // SAFETY: the mapping is live (invariant) and ended exactly once, here.
-        unsafe {
-            this.dev.unmap(
-                this.addr,
-                this.len,
-                bindings::dma_data_direction_DMA_TO_DEVICE,
-            )
-        };
-        // SAFETY: `this` is never used or dropped again; its fields are moved out once.
-        let (skb, dev) = unsafe { (core::ptr::read(&this.skb), core::ptr::read(&this.dev)) };
-        drop(dev);
-        skb
-    }
-}
-
-impl Drop for TxMapping {
-    fn drop(&mut self) {
-        // SAFETY: the mapping is live (invariant); the buffer is freed right after, as a drop,
-        // by the field's own drop.
-        unsafe {
-            self.dev.unmap(
-                self.addr,
-                self.len,
-                bindings::dma_data_direction_DMA_TO_DEVICE,
-            )
-        };
-    }
-}
-
-/// Transmit frames mapped for one device, in the numbered slots of a descriptor ring: a ring's
-/// form of [`TxMapping`], with one device reference for all its slots instead of one taken
-/// and dropped with every frame. A slot is filled from a `start_xmit` buffer
+/// Transmit frames mapped for one device to read, in the numbered slots of a descriptor ring,
+/// with one device reference for all its slots instead of one taken and dropped with every
+/// frame. A slot is filled from a `start_xmit` buffer
 /// ([`TxSlots::map`]) and emptied when the device is done with it ([`TxSlots::unmap`]);
 /// dropping the set ends every mapping still live and frees those buffers.
 ///
@@ -1022,9 +933,9 @@ impl RxMapping {
     /// }
     /// ```
     ///
-    /// (Compile-checked: a doctest has no bound device to map for.) As with
-    /// [`RxMapping::unmap`], that the device is done with the old buffer is the caller's word:
-    /// a ring hands back only buffers whose descriptors the device has completed.
+    /// (Compile-checked: a doctest has no bound device to map for.) That the device is done
+    /// with the old buffer is the caller's word: a ring hands back only buffers whose
+    /// descriptors the device has completed.
     #[inline]
     pub fn replace(
         &mut self,
@@ -1051,24 +962,6 @@ impl RxMapping {
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device.
         self.addr = addr;
         Ok(core::mem::replace(&mut self.buf, buf))
-    }
-
-    /// Ends the mapping and returns the buffer; the device must be done with it.
-    #[inline]
-    pub fn unmap(self) -> RxBuf {
-        let this = core::mem::ManuallyDrop::new(self);
-        // SAFETY: the mapping is live (invariant) and ended exactly once, here.
-        unsafe {
-            this.dev.unmap(
-                this.addr,
-                this.len,
-                bindings::dma_data_direction_DMA_BIDIRECTIONAL,
-            )
-        };
-        // SAFETY: `this` is never used or dropped again; its fields are moved out once.
-        let (buf, dev) = unsafe { (core::ptr::read(&this.buf), core::ptr::read(&this.dev)) };
-        drop(dev);
-        buf
     }
 }
 
