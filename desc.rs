@@ -287,17 +287,14 @@ pub(crate) struct RfdStatus {
     pub(crate) ok: bool,
     /// Bytes of frame data after the header.
     pub(crate) actual: u16,
-    /// The EL bit of the command word.
-    pub(crate) el: bool,
 }
 
-/// Decodes the status part of an RFD header from its status, command and actual-count words
-/// (bytes 0, 2 and 12, in CPU order): the receive path reads just those.
-pub(crate) fn rfd_status_words(status: u16, command: u16, count: u16) -> RfdStatus {
+/// Decodes the status part of an RFD header from its status and actual-count words (bytes 0
+/// and 12, in CPU order): the receive path reads just those.
+pub(crate) fn rfd_status_words(status: u16, count: u16) -> RfdStatus {
     RfdStatus {
         complete: status & CB_COMPLETE != 0,
         ok: status & CB_OK != 0,
         actual: count & 0x3fff,
-        el: command & CB_EL != 0,
     }
 }

@@ -636,18 +636,27 @@ impl RxRing {
         self.addr(self.clean)
     }
 
+    /// RFD `i`'s status once the RU has completed it; `None` before (or were its header
+    /// unreadable, which the ring's invariant rules out).
     #[inline(always)]
-    fn status(&self, i: usize) -> Result<RfdStatus> {
-        let r = self.bufs.get(i).ok_or(EINVAL)?;
-        r.buf.read_with(0, RFD_LEN, |v| {
-            let status = v.le16(0);
-            if status & CB_COMPLETE == 0 {
-                return RfdStatus::default();
-            }
-            // The rest only after seeing the status complete: the RU writes it last.
-            dma::rmb();
-            desc::rfd_status_words(status, v.le16(2), v.le16(12))
-        })
+    fn status(&self, i: usize) -> Option<RfdStatus> {
+        // The status and count words come out of the view as one value, the count only
+        // after the status was seen complete (the RU writes the status last).
+        let words = self
+            .bufs
+            .get(i)?
+            .buf
+            .read_with(0, RFD_LEN, |v| {
+                let status = v.le16(0);
+                if status & CB_COMPLETE == 0 {
+                    return 0;
+                }
+                dma::rmb();
+                u32::from(status) | u32::from(v.le16(12)) << 16
+            })
+            .ok()?;
+        let status = words as u16;
+        (status & CB_COMPLETE != 0).then(|| desc::rfd_status_words(status, (words >> 16) as u16))
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and
@@ -665,9 +674,8 @@ impl RxRing {
         let mut got = Received::default();
         while got.work < budget && self.clean != self.stop {
             let i = self.clean;
-            let mut st = match self.status(i) {
-                Ok(st) if st.complete => st,
-                _ => break,
+            let Some(mut st) = self.status(i) else {
+                break;
             };
             let next = self.addr(ring_next(i, self.count));
             if st.actual == 0 {
@@ -685,8 +693,8 @@ impl RxRing {
                 // The model answers the SCB read only between frames: whatever it was writing
                 // here is written now (the RU may have stopped after it). Look again.
                 st = match self.status(i) {
-                    Ok(st) if st.complete => st,
-                    _ => break,
+                    Some(st) => st,
+                    None => break,
                 };
                 if st.actual == 0 {
                     if let Some(slot) = self.bufs.get_mut(i) {
@@ -720,8 +728,13 @@ impl RxRing {
                     None
                 }
             };
-            // The previous RFD must now lead to this slot's (possibly new) buffer.
-            let _ = self.link(self.prev(i));
+            // The previous RFD must now lead to this slot's (possibly new) buffer; but for the
+            // stop point, whose header `move_stop` rewrites whole after this pass (with this
+            // link), and which the RU does not leave by its link meanwhile (its EL is set).
+            let prev = self.prev(i);
+            if prev != self.stop {
+                let _ = self.link(prev);
+            }
             self.clean = ring_next(i, self.count);
             let Some(frame) = frame else { continue };
 
@@ -767,7 +780,7 @@ impl RxRing {
         let mut i = self.clean;
         while i != self.stop {
             match self.status(i) {
-                Ok(st) if st.complete => {
+                Some(st) => {
                     let same = st.ok
                         && usize::from(st.actual) == want.len()
                         && self.bufs.get(i).is_some_and(|r| {
@@ -822,6 +835,11 @@ impl RxRing {
 
     /// Whether the RU may be restarted now: the RFD it would start at holds no frame.
     pub(crate) fn can_restart(&self) -> bool {
-        self.clean != self.stop && matches!(self.status(self.clean), Ok(st) if !st.complete)
+        self.clean != self.stop
+            && self.bufs.get(self.clean).is_some_and(|r| {
+                r.buf
+                    .read_with(0, RFD_LEN, |v| v.le16(0) & CB_COMPLETE == 0)
+                    .unwrap_or(false)
+            })
     }
 }

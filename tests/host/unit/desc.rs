@@ -167,7 +167,7 @@ fn ia_and_multicast_bodies() {
 /// The status part of an RFD header, decoded from its words as the receive path reads them.
 fn rfd_status(h: &[u8; desc::RFD_LEN]) -> desc::RfdStatus {
     let w = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
-    desc::rfd_status_words(w(0), w(2), w(12))
+    desc::rfd_status_words(w(0), w(12))
 }
 
 #[test]
@@ -178,14 +178,19 @@ fn rfd_header_and_status() {
     assert_eq!(&h[8..12], &[0xff; 4], "no RBD: simplified mode");
     assert_eq!(u16::from_le_bytes([h[14], h[15]]), 1522);
     let stop = desc::rfd_header(0, true, 0);
-    let st = rfd_status(&stop);
-    assert!(st.el && !st.complete);
+    assert_eq!(
+        u16::from_le_bytes([stop[2], stop[3]]) & desc::CB_EL,
+        desc::CB_EL,
+        "stop point: EL set"
+    );
+    assert_eq!(&stop[14..16], &[0, 0], "stop point: size 0");
+    assert!(!rfd_status(&stop).complete);
 
     let mut done = h;
     done[0..2].copy_from_slice(&(desc::CB_COMPLETE | desc::CB_OK).to_le_bytes());
     done[12..14].copy_from_slice(&(0xc000u16 | 60).to_le_bytes()); // EOF/F bits set by the RU
     let st = rfd_status(&done);
-    assert!(st.complete && st.ok && !st.el);
+    assert!(st.complete && st.ok);
     assert_eq!(st.actual, 60, "count masked to 14 bits");
     assert_eq!(desc::RFD_BUF_LEN, 1538);
 }
