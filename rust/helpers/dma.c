@@ -29,12 +29,6 @@ dma_addr_t rust_helper_dma_map_single(struct device *dev, void *ptr, size_t size
 	return dma_map_single(dev, ptr, size, dir);
 }
 
-void rust_helper_dma_unmap_single(struct device *dev, dma_addr_t addr, size_t size,
-				  enum dma_data_direction dir)
-{
-	dma_unmap_single(dev, addr, size, dir);
-}
-
 int rust_helper_dma_mapping_error(struct device *dev, dma_addr_t addr)
 {
 	return dma_mapping_error(dev, addr);

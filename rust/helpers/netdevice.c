@@ -75,11 +75,6 @@ int rust_helper_skb_put_padto(struct sk_buff *skb, unsigned int len)
 	return skb_put_padto(skb, len);
 }
 
-void rust_helper_skb_reserve(struct sk_buff *skb, int len)
-{
-	skb_reserve(skb, len);
-}
-
 unsigned int rust_helper_skb_headlen(const struct sk_buff *skb)
 {
 	return skb_headlen(skb);
@@ -131,13 +126,18 @@ void rust_helper_local_bh_enable(void)
 	local_bh_enable();
 }
 
-void rust_helper_skb_eth_type_trans(struct sk_buff *skb, struct net_device *dev)
+/*
+ * A received frame's buffer made ready for the stack: the frame starts @offset bytes into the
+ * empty buffer and is @len bytes long (skb_reserve(), skb_put()); eth_type_trans() sets its
+ * protocol and pulls the Ethernet header. Returns the pkt_type eth_type_trans() chose. One
+ * helper for what C inlines around a receive, so Rust pays one call a frame, not four.
+ */
+u8 rust_helper_skb_rx_frame(struct sk_buff *skb, unsigned int offset, unsigned int len,
+			    struct net_device *dev)
 {
+	skb_reserve(skb, offset);
+	skb_put(skb, len);
 	skb->protocol = eth_type_trans(skb, dev);
-}
-
-u8 rust_helper_skb_pkt_type(const struct sk_buff *skb)
-{
 	return skb->pkt_type;
 }
 

@@ -283,12 +283,24 @@ impl<'a> TxSkb<'a> {
                 bindings::dma_data_direction_DMA_TO_DEVICE,
             )
         };
-        // SAFETY: `addr` was just returned for `dev`.
-        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+        if mapping_failed(dev, addr) {
             return Err(ENOMEM);
         }
         Ok((addr, len))
     }
+}
+
+/// C's `dma_mapping_error()` on `addr`, just returned by a map call for `dev`. Made here, not
+/// through a helper call, as C's inline makes it: a compare with `DMA_MAPPING_ERROR` (all ones),
+/// but with the DMA-API debugging on, which records that the driver checked (so the C function
+/// is called then).
+#[inline(always)]
+fn mapping_failed(dev: &Device<Bound>, addr: DmaAddr) -> bool {
+    if cfg!(CONFIG_DMA_API_DEBUG) {
+        // SAFETY: `dev` is a live device; any address may be checked.
+        return unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0;
+    }
+    addr == DmaAddr::MAX
 }
 
 /// The device a mapping was made for: a reference held for the mapping's life, and its address
@@ -383,8 +395,10 @@ impl DevRef {
     /// this ends: it must not be used, or ended, again.
     #[inline]
     unsafe fn unmap(&self, addr: DmaAddr, len: u32, dir: bindings::dma_data_direction) {
+        // C's `dma_unmap_single()` is an inline that calls this exported function with no
+        // attributes: called directly, there is no helper call in between.
         // SAFETY: the caller's guarantee.
-        unsafe { bindings::dma_unmap_single(self.raw, addr, len as usize, dir) };
+        unsafe { bindings::dma_unmap_page_attrs(self.raw, addr, len as usize, dir, 0) };
     }
 }
 
@@ -737,8 +751,7 @@ impl RxBuf {
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
         };
-        // SAFETY: `addr` was just returned for `dev`.
-        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+        if mapping_failed(dev, addr) {
             return Err((self, ENOMEM));
         }
         // INVARIANT: mapped just above.
@@ -768,19 +781,12 @@ impl RxBuf {
         }
         // SAFETY: the buffer is empty, linear and ours (type invariant), with `offset + len`
         // bytes of tailroom (checked above): moving the data start and extending the data stay
-        // inside it. The device wrote the frame there.
-        unsafe {
-            bindings::skb_reserve(self.raw(), offset as i32);
-            bindings::skb_put(self.raw(), len);
-        }
-        // SAFETY: the buffer holds at least an Ethernet header (checked above); the device is
-        // valid.
-        unsafe { bindings::skb_eth_type_trans(self.raw(), dev.as_raw()) };
-        // SAFETY: the buffer is valid; `pkt_type` was just set by `eth_type_trans`.
-        let group = matches!(
-            unsafe { bindings::skb_pkt_type(self.raw()) },
-            PACKET_BROADCAST | PACKET_MULTICAST
-        );
+        // inside it. The device wrote the frame there; it holds at least an Ethernet header
+        // (checked above), which `eth_type_trans` pulls; the device is valid. One helper for
+        // the four steps (`skb_reserve`, `skb_put`, `eth_type_trans`, reading `pkt_type`): a
+        // call each would cost more than the work on every frame received.
+        let pkt_type = unsafe { bindings::skb_rx_frame(self.raw(), offset, len, dev.as_raw()) };
+        let group = matches!(pkt_type, PACKET_BROADCAST | PACKET_MULTICAST);
         // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
         Ok((RxFrame(self.skb.into_raw()), group))
     }
@@ -952,8 +958,7 @@ impl RxMapping {
         let addr = unsafe {
             bindings::dma_map_single(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
         };
-        // SAFETY: `addr` was just returned for `dev`.
-        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+        if mapping_failed(dev, addr) {
             return Err((buf, ENOMEM));
         }
         // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
