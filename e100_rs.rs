@@ -588,6 +588,9 @@ pub(crate) struct Nic {
     tx_busy: AtomicBool,
     /// The interrupt causes (STAT/ACK bits) acknowledged since a poll last took them.
     irq_cause: AtomicU8,
+    /// The last receive poll used its whole budget: the next one looks at the RFA whatever
+    /// the causes say (written by NAPI poll only).
+    rx_more: AtomicBool,
     /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
     ich: bool,
     /// The link configuration, last state and diagnosis. Process context only (ethtool under
@@ -756,6 +759,73 @@ impl Nic {
     /// comparison (the block is unmapped only at unbind).
     fn csr<'a>(&'a self, dev: &'a device::Device<Bound>) -> Result<&'a Csr> {
         self.csr.access(dev)
+    }
+
+    /// NAPI poll's transmit clean: returns completed CBs to the ring in batches of `freed`,
+    /// each freed once the CU lock is dropped (freeing runs destructors that must not run with
+    /// interrupts disabled), kicks CBs the SCB has not taken yet, and completes them for BQL,
+    /// waking the queue when room was made. With `restart`, the RU is first started at that
+    /// address (an SCB command: under the CU lock). At most a ring's worth of batches: on an
+    /// emulated chip CBs complete as fast as another CPU queues them, and a softirq must not
+    /// chase them for ever. Returns what was sent.
+    #[inline(always)]
+    fn reclaim(
+        &self,
+        dev: &NetDevice,
+        io: &Csr,
+        poll: &Poll<'_>,
+        freed: &mut rings::Reclaimed,
+        mut restart: Option<u32>,
+    ) -> rings::Cleaned {
+        let mut cleaned = rings::Cleaned::default();
+        for _ in 0..rings::CBS.2 as usize / rings::RECLAIM_BATCH + 1 {
+            let more = {
+                let mut cu = self.cu.lock();
+                if let Some(addr) = restart.take() {
+                    // Cleared before the command, so an RNR that comes after it is kept; set
+                    // again if the SCB refused the command. Accepted, the next poll looks at
+                    // the RU once more: a start the chip took but did not act on is found
+                    // then, not a watchdog period later.
+                    if self.ru_stopped.swap(false, Ordering::AcqRel) {
+                        if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err() {
+                            self.ru_stopped.store(true, Ordering::Release);
+                        } else {
+                            self.ru_check.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                match cu.ring.as_mut() {
+                    Some(ring) => {
+                        let c = ring.clean(freed);
+                        if ring.has_unsent() {
+                            ring.kick(io);
+                        }
+                        if c.pkts > 0 {
+                            dev.completed_queue(c.pkts, c.bytes);
+                            if dev.queue_stopped() && ring.avail() > 0 {
+                                dev.wake_queue();
+                            }
+                        }
+                        cleaned.add(&c);
+                        self.tx_busy.store(ring.busy(), Ordering::Relaxed);
+                        freed.is_full()
+                    }
+                    None => false,
+                }
+            };
+            freed.free(poll);
+            if !more {
+                break;
+            }
+        }
+        cleaned
+    }
+
+    /// Counts frames the CU sent, as NAPI poll's transmit clean found them.
+    #[inline(always)]
+    fn count_sent(&self, sent: &rings::Cleaned) {
+        stats::add(&self.counters.tx_packets, sent.sent_pkts.into());
+        stats::add(&self.counters.tx_bytes, sent.sent_bytes.into());
     }
 
     /// Runs `f` on the MDI bus with `mdio_lock` held.
@@ -1715,6 +1785,7 @@ impl E100Driver {
                 ru_check: AtomicBool::new(false),
                 tx_busy: AtomicBool::new(false),
                 irq_cause: AtomicU8::new(0),
+                rx_more: AtomicBool::new(false),
                 ich: ich != 0,
                 link <- new_mutex!(link_ctl, "e100_rs::link"),
                 mac_fdx_force: AtomicBool::new(false),
@@ -2085,156 +2156,102 @@ impl net::dev::Operations for Nic {
             // interrupt, which finds no BAR either, never schedules it again).
             return 0;
         };
+        let budget = poll.budget();
 
-        // A budget of 0 is netpoll's poll (from any context, a hard interrupt included): transmit
-        // completion only, as NAPI's contract says, so the RFA and its lock are not touched, and
-        // the transmit clean hands its buffers over in a batch of its own. Otherwise `rx` is
-        // held to the end: its batch is kept from poll to poll, empty, so a poll does not
-        // build (zero) a new one.
-        let mut rx = (poll.budget() != 0).then(|| self.rx.lock());
         // What asked for this poll: the causes the interrupt handler acknowledged since the
-        // last poll took them (netpoll's leaves them: it does no receive work). None at all is
-        // a poll no interrupt of ours asked for (a busy-polling socket, the watchdog's):
-        // everything is looked at. Otherwise the RFA when a frame was received, the RU stopped
-        // or is flagged to look at, or the last poll used its whole budget (frames may be
-        // left whatever the causes say: a shared line's handler adds the CU's between polls);
-        // a frame that arrives later raises FR, and a poll of its own.
-        let cause = match rx {
-            Some(_) => self.irq_cause.swap(0, Ordering::Acquire),
-            None => self.irq_cause.load(Ordering::Acquire),
+        // last poll took them (netpoll's, budget 0, leaves them: it does no receive work). None
+        // at all is a poll no interrupt of ours asked for (a busy-polling socket, the
+        // watchdog's): everything is looked at. Otherwise the RFA when a frame was received,
+        // the RU stopped or is flagged to look at, or the last poll used its whole budget
+        // (frames may be left whatever the causes say: a shared line's handler adds the CU's
+        // between polls); a frame that arrives later raises FR, and a poll of its own.
+        let cause = if budget != 0 {
+            self.irq_cause.swap(0, Ordering::Acquire)
+        } else {
+            self.irq_cause.load(Ordering::Acquire)
         };
-        let rx_due = |more: bool| {
-            cause == 0
-                || more
+        let rx_due = budget != 0
+            && (cause == 0
                 || cause & (hw::STAT_ACK_FR | hw::STAT_ACK_RNR) != 0
+                || self.rx_more.load(Ordering::Relaxed)
                 || self.ru_stopped.load(Ordering::Acquire)
-                || self.ru_check.load(Ordering::Relaxed)
-        };
-        let (got, restart) = match rx.as_mut().filter(|rx| rx_due(rx.rx_more)) {
-            None => (rings::Received::default(), None),
-            Some(rx) => match rx.ring.as_mut() {
-                Some(ring) => {
-                    let opts = rings::RxOpts {
-                        fcs: self.rx_fcs.load(Ordering::Relaxed),
-                        all: self.rx_all.load(Ordering::Relaxed),
-                    };
-                    let got = ring.clean(
-                        dev,
-                        bound,
-                        poll.budget(),
-                        opts,
-                        |skb| poll.gro_receive(skb),
-                        || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
-                    );
-                    // Whether the RU stopped: when its RNR was seen, when this pass reached
-                    // the stop point (e100.c looks at the RU there), or in the watchdog's poll
-                    // (the safety net, for an RU stopped with nothing noticed), the SCB's RU
-                    // status decides; the data path's other polls read no register (but for an
-                    // empty RFD, see `RxRing::clean`). A ready RU is left alone (an RNR from
-                    // before the last restart is stale); one that is not receiving is restarted
-                    // once the RFD it would start at is empty. Until then the flag stays set and
-                    // the next poll looks again.
-                    let look = self.ru_stopped.load(Ordering::Acquire)
-                        || got.at_stop
-                        || self.ru_check.swap(false, Ordering::Relaxed);
-                    let restart = if look {
-                        if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
-                            self.ru_stopped.store(false, Ordering::Release);
-                            None
-                        } else {
-                            self.ru_stopped.store(true, Ordering::Release);
-                            ring.can_restart().then(|| ring.start_addr())
-                        }
-                    } else {
-                        None
-                    };
-                    (got, restart)
-                }
-                None => (rings::Received::default(), None),
-            },
-        };
-        if let Some(rx) = rx.as_mut() {
-            rx.rx_more = got.work >= poll.budget();
-        }
-        let mut own_batch;
-        let freed = match rx.as_mut() {
-            Some(rx) => &mut rx.reclaimed,
-            None => {
-                own_batch = rings::Reclaimed::new();
-                &mut own_batch
-            }
-        };
-
-        let mut cleaned = rings::Cleaned::default();
-        let mut first = true;
-        // The CB ring when a CB may be in flight, an RU is to be restarted (its command goes
-        // through the CU's lock), or for netpoll (which comes for transmit completion).
-        let tx_due = poll.budget() == 0
-            || restart.is_some()
+                || self.ru_check.load(Ordering::Relaxed));
+        // The CB ring when a CB may be in flight, or for netpoll (which comes for transmit
+        // completion); an RU restart (below) goes through it too.
+        let tx_due = budget == 0
             || cause & (hw::STAT_ACK_CX | hw::STAT_ACK_CNA) != 0
             || self.tx_busy.load(Ordering::Relaxed);
-        // At most a ring's worth of batches: on an emulated chip CBs complete as fast as
-        // another CPU queues them, and a softirq must not chase them for ever.
-        let mut passes = if tx_due {
-            rings::CBS.2 as usize / rings::RECLAIM_BATCH + 1
-        } else {
-            0
-        };
-        while passes > 0 {
-            // Transmit buffers are freed after the CU lock is dropped: freeing runs
-            // destructors that must not run with interrupts disabled.
-            let more = {
-                let mut cu = self.cu.lock();
-                if let Some(addr) = restart.filter(|_| first) {
-                    // Cleared before the command, so an RNR that comes after it is kept; set
-                    // again if the SCB refused the command. Accepted, the next poll looks at
-                    // the RU once more: a start the chip took but did not act on is found
-                    // then, not a watchdog period later.
-                    if self.ru_stopped.swap(false, Ordering::AcqRel) {
-                        if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err() {
-                            self.ru_stopped.store(true, Ordering::Release);
-                        } else {
-                            self.ru_check.store(true, Ordering::Relaxed);
-                        }
-                    }
-                }
-                first = false;
-                match cu.ring.as_mut() {
-                    Some(ring) => {
-                        let c = ring.clean(freed);
-                        if ring.has_unsent() {
-                            ring.kick(io);
-                        }
-                        if c.pkts > 0 {
-                            dev.completed_queue(c.pkts, c.bytes);
-                            if dev.queue_stopped() && ring.avail() > 0 {
-                                dev.wake_queue();
-                            }
-                        }
-                        cleaned.add(&c);
-                        self.tx_busy.store(ring.busy(), Ordering::Relaxed);
-                        freed.is_full()
-                    }
-                    None => false,
-                }
-            };
-            freed.free(poll);
-            passes -= 1;
-            if !more {
-                break;
+
+        if !rx_due {
+            // Transmit completion only (a CU interrupt's poll, or netpoll's, from any context,
+            // a hard interrupt included, as NAPI's contract allows for budget 0): the RFA and
+            // its lock are not touched, and the clean hands its buffers over in a batch of its
+            // own.
+            if tx_due {
+                let mut freed = rings::Reclaimed::new();
+                let sent = self.reclaim(dev, io, poll, &mut freed, None);
+                self.count_sent(&sent);
             }
+            return 0;
         }
 
-        {
-            let c = &self.counters;
-            stats::add(&c.rx_packets, got.pkts.into());
-            stats::add(&c.rx_bytes, got.bytes);
-            stats::add(&c.multicast, got.multicast.into());
-            stats::add(&c.rx_dropped, got.dropped.into());
-            stats::add(&c.rx_over_length_errors, got.over_length.into());
-            stats::add(&c.tx_packets, cleaned.sent_pkts.into());
-            stats::add(&c.tx_bytes, cleaned.sent_bytes.into());
+        // `rx` is held to the end: its batch is kept from poll to poll, empty, so a receive
+        // poll does not build (zero) a new one.
+        let mut rx = self.rx.lock();
+        let rx = &mut *rx;
+        let (got, restart) = match rx.ring.as_mut() {
+            Some(ring) => {
+                let opts = rings::RxOpts {
+                    fcs: self.rx_fcs.load(Ordering::Relaxed),
+                    all: self.rx_all.load(Ordering::Relaxed),
+                };
+                let got = ring.clean(
+                    dev,
+                    bound,
+                    budget,
+                    opts,
+                    |skb| poll.gro_receive(skb),
+                    || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
+                );
+                // Whether the RU stopped: when its RNR was seen, when this pass reached the
+                // stop point (e100.c looks at the RU there), or in the watchdog's poll (the
+                // safety net, for an RU stopped with nothing noticed), the SCB's RU status
+                // decides; the data path's other polls read no register (but for an empty
+                // RFD, see `RxRing::clean`). A ready RU is left alone (an RNR from before the
+                // last restart is stale); one that is not receiving is restarted once the RFD
+                // it would start at is empty. Until then the flag stays set and the next poll
+                // looks again.
+                let look = self.ru_stopped.load(Ordering::Acquire)
+                    || got.at_stop
+                    || self.ru_check.swap(false, Ordering::Relaxed);
+                let restart = if look {
+                    if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
+                        self.ru_stopped.store(false, Ordering::Release);
+                        None
+                    } else {
+                        self.ru_stopped.store(true, Ordering::Release);
+                        ring.can_restart().then(|| ring.start_addr())
+                    }
+                } else {
+                    None
+                };
+                (got, restart)
+            }
+            // Down: no RFA (the CB ring is looked at all the same).
+            None => (rings::Received::default(), None),
+        };
+        self.rx_more.store(got.work >= budget, Ordering::Relaxed);
+        if tx_due || restart.is_some() {
+            let sent = self.reclaim(dev, io, poll, &mut rx.reclaimed, restart);
+            self.count_sent(&sent);
         }
+
+        let c = &self.counters;
+        stats::add(&c.rx_packets, got.pkts.into());
+        stats::add(&c.rx_bytes, got.bytes);
+        stats::add(&c.multicast, got.multicast.into());
+        stats::add(&c.rx_dropped, got.dropped.into());
+        stats::add(&c.rx_over_length_errors, got.over_length.into());
         got.work
     }
 

@@ -494,13 +494,12 @@ impl Cleaned {
     }
 }
 
-/// What NAPI poll keeps under the `rx` lock: the RFA (`None` while the interface is down), the
-/// batch the transmit clean hands completed buffers over in (empty between polls), and whether
-/// the last poll used its whole budget on the RFA (so the next one looks at it again).
+/// What NAPI poll keeps under the `rx` lock: the RFA (`None` while the interface is down) and
+/// the batch a receive poll's transmit clean hands completed buffers over in (empty between
+/// polls).
 pub(crate) struct PollState {
     pub(crate) ring: Option<RxRing>,
     pub(crate) reclaimed: Reclaimed,
-    pub(crate) rx_more: bool,
 }
 
 impl PollState {
@@ -508,7 +507,6 @@ impl PollState {
         Self {
             ring: None,
             reclaimed: Reclaimed::new(),
-            rx_more: false,
         }
     }
 }
