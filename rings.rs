@@ -695,12 +695,10 @@ impl RxRing {
                     None => break,
                 };
                 if st.actual == 0 {
-                    if let Some(slot) = self.bufs.get_mut(i) {
-                        let _ = slot
-                            .buf
-                            .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
+                    if self.rearm(i, next).is_err() {
+                        break;
                     }
-                    self.clean = ring_next(i, self.count);
+                    self.advance(i);
                     got.work = got.work.wrapping_add(1);
                     continue;
                 }
@@ -708,32 +706,25 @@ impl RxRing {
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.
             got.work = got.work.wrapping_add(1);
-            // A fresh buffer first, already linked to the next RFD, mapped in the slot in place
-            // of the frame's (which comes back unmapped): without one, the frame is dropped
-            // and its buffer re-armed.
+            // A fresh buffer first, a stop point linked to the next RFD, mapped in the slot in
+            // place of the frame's (which comes back unmapped): without one, the frame is
+            // dropped and its buffer re-armed (as a stop point too).
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
-            let refilled = fresh_rx(ndev, next, false)
+            let refilled = fresh_rx(ndev, next, true)
                 .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
             let frame = match refilled {
                 Ok(old) => Some(old),
                 Err(_) => {
-                    let _ = slot
-                        .buf
-                        .write_at(0, &desc::rfd_header(next, false, RFD_SIZE));
+                    if self.rearm(i, next).is_err() {
+                        break;
+                    }
                     got.dropped += 1;
                     None
                 }
             };
-            // The previous RFD must now lead to this slot's (possibly new) buffer; but for the
-            // stop point, whose header `move_stop` rewrites whole after this pass (with this
-            // link), and which the RU does not leave by its link meanwhile (its EL is set).
-            let prev = self.prev(i);
-            if prev != self.stop {
-                let _ = self.link(prev);
-            }
-            self.clean = ring_next(i, self.count);
+            self.advance(i);
             let Some(frame) = frame else { continue };
 
             if !st.ok && !opts.all {
@@ -803,30 +794,49 @@ impl RxRing {
         ring_prev(i, self.count)
     }
 
-    /// Moves the stop point to just before `clean`: mark the new one, then restore the old.
-    /// Each is one whole-header write (their links do not change).
+    /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0) linked to `next`: an
+    /// RFD whose frame is not passed up, or none was in it.
+    #[inline]
+    fn rearm(&mut self, i: usize, next: u32) -> Result {
+        self.bufs
+            .get_mut(i)
+            .ok_or(EINVAL)?
+            .buf
+            .write_at(0, &desc::rfd_header(next, true, 0))
+    }
+
+    /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
+    /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading
+    /// to its (possibly new) buffer, in one whole-header write; not the stop point, which
+    /// [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
+    /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is
+    /// the only one with EL set, without a write of its own to mark it.
+    #[inline(always)]
+    fn advance(&mut self, i: usize) {
+        let prev = self.prev(i);
+        if prev != self.stop {
+            let to = self.addr(i);
+            if let Some(r) = self.bufs.get_mut(prev) {
+                let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
+            }
+        }
+        self.clean = ring_next(i, self.count);
+    }
+
+    /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
+    /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
+    /// leading to the first of them, in one whole-header write, after everything before it is
+    /// written.
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
             return;
         }
         let old = self.stop;
-        let (new_link, old_link) = (
-            self.addr(ring_next(new, self.count)),
-            self.addr(ring_next(old, self.count)),
-        );
-        let marked = self
-            .bufs
-            .get_mut(new)
-            .map(|r| r.buf.write_at(0, &desc::rfd_header(new_link, true, 0)));
-        if !matches!(marked, Some(Ok(()))) {
-            return;
-        }
+        let to = self.addr(ring_next(old, self.count));
         dma::wmb();
         if let Some(r) = self.bufs.get_mut(old) {
-            let _ = r
-                .buf
-                .write_at(0, &desc::rfd_header(old_link, false, RFD_SIZE));
+            let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
         }
         self.stop = new;
     }
