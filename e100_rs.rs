@@ -96,10 +96,12 @@
 //! buffer: a fresh one, its header written before it is mapped, is mapped into the slot in the
 //! frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
 //! cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
-//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Poll then
-//! moves the stop point to the RFD just before the next one to clean: it marks the new stop
-//! point first and restores the old one only after a write barrier, so the RU cannot run past
-//! both. If the RU is not ready after that, it is restarted at the next RFD to
+//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
+//! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
+//! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
+//! point, which the RU cannot pass meanwhile, is restored after a write barrier, last, so the
+//! newest RFD is the only stop point again with no write of its own. If the RU is not ready
+//! after that, it is restarted at the next RFD to
 //! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
 //! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and from the
 //! SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a safety
@@ -125,10 +127,12 @@
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
-//! schedules NAPI. Poll cleans at most `budget` received frames, restarts the RU if it stopped,
-//! completes transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in
-//! batches of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and
-//! returns the work done; when that is less than the budget the abstraction completes NAPI and, if
+//! schedules NAPI. A poll asked for by transmit completion alone (CX or CNA, no receive cause,
+//! the last receive poll not out of budget) and netpoll's cleans the CB ring only, without the
+//! receive lock. Otherwise poll cleans at most `budget` received frames, restarts the RU if it
+//! stopped, completes transmitted CBs and wakes the queue (the skbs are unmapped and taken off
+//! the ring in batches of 16 under the CU lock, and freed with `napi_consume_skb` after it is
+//! dropped), and returns the work done; when that is less than the budget the abstraction completes NAPI and, if
 //! NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while suspended:
 //! the hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
 //! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
