@@ -99,13 +99,14 @@
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
-//! point, which the RU cannot pass meanwhile, is restored after a write barrier, last, so the
-//! newest RFD is the only stop point again with no write of its own. If the RU is not ready
-//! after that, it is restarted at the next RFD to
-//! clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten before it
-//! is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and from the
-//! SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a safety
-//! net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
+//! point, which the RU cannot pass meanwhile, is restored last: its link and size, then, after
+//! a write barrier, its EL cleared (so a device reading it meanwhile never sees EL clear beside
+//! the link to a buffer the poll took away). The newest RFD is then the only stop point again,
+//! with no write of its own. If the RU is not ready after that, it is restarted at the next RFD
+//! to clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten
+//! before it is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and
+//! from the SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a
+//! safety net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
 //! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
 //! traffic cannot stay dead; the data path's other polls read no register, but the one after
 //! an RU_START does (and one that meets an empty RFD, below). The "stopped" flag is cleared
@@ -127,12 +128,13 @@
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
-//! schedules NAPI. A poll asked for by transmit completion alone (CX or CNA, no receive cause,
-//! the last receive poll not out of budget) and netpoll's cleans the CB ring only, without the
-//! receive lock. Otherwise poll cleans at most `budget` received frames, restarts the RU if it
-//! stopped, completes transmitted CBs and wakes the queue (the skbs are unmapped and taken off
-//! the ring in batches of 16 under the CU lock, and freed with `napi_consume_skb` after it is
-//! dropped), and returns the work done; when that is less than the budget the abstraction completes NAPI and, if
+//! schedules NAPI. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
+//! not stopped nor flagged for a look, the last receive poll not out of budget), and netpoll's,
+//! cleans the CB ring only (if a CB may be in flight), without the receive lock. Otherwise poll
+//! cleans at most `budget` received frames, restarts the RU if it stopped, completes
+//! transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in batches
+//! of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and returns
+//! the work done; when that is less than the budget the abstraction completes NAPI and, if
 //! NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while suspended:
 //! the hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
 //! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
@@ -570,8 +572,8 @@ pub(crate) struct Nic {
     /// netpoll (netconsole) transmits and polls from any context, a hard interrupt included.
     #[pin]
     cu: SpinLockIrq<Cu>,
-    /// The RFA, and the batch the transmit clean hands its buffers over in; used by NAPI
-    /// poll, and by open/stop while NAPI is disabled.
+    /// The RFA, and the batch a receive poll's transmit clean hands its buffers over in; used
+    /// by NAPI poll (not by a transmit-only poll), and by open/stop while NAPI is disabled.
     #[pin]
     rx: SpinLock<rings::PollState>,
     /// Software counters of the data path (relaxed atomics, no lock).

@@ -23,11 +23,13 @@
 //! Simplified mode: each RFD's 16-byte header is at the start of its receive buffer, followed
 //! by the frame, in one socket buffer mapped bidirectionally (the CPU writes headers, the device
 //! writes frames). The ring has one "stop point": an RFD with EL set and size 0, which the RU
-//! does not receive into; reaching it, the RU goes to "no resources" (RNR). After cleaning,
-//! the driver moves the stop point to the RFD just before the next one to clean: first it marks
-//! the new stop point, then (after a write barrier) restores the old one, so the RU can never
-//! run past both. If the RU stopped, it is restarted at the first RFD not yet cleaned, but only
-//! once that RFD is empty, so a frame the RU wrote is never overwritten before it is delivered.
+//! does not receive into; reaching it, the RU goes to "no resources" (RNR). Cleaning refills
+//! (or re-arms) each RFD it consumes as a stop point, and turns the one refilled before it into
+//! an ordinary RFD; after the pass the old stop point, which the RU could not pass meanwhile,
+//! is restored (its link first, then, after a write barrier, its EL cleared), so the newest
+//! RFD is the stop point and the RU can never run past it. If the RU stopped, it is restarted
+//! at the first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote
+//! is never overwritten before it is delivered.
 
 use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
@@ -521,7 +523,9 @@ struct Rx {
 /// # Invariants
 ///
 /// Every slot holds a mapped buffer with an RFD header; `stop` is the one RFD with EL set and
-/// size 0; the RFDs from `clean` up to `stop` (ring order) belong to the RU.
+/// size 0; the RFDs from `clean` up to `stop` (ring order) belong to the RU. Between cleaning
+/// passes `stop` is the RFD just before `clean` (a pass's first [`RxRing::advance`] relies on
+/// it: the RFD before the first one it consumes is the stop point, not one the RU owns).
 pub(crate) struct RxRing {
     bufs: KVec<Rx>,
     count: usize,
@@ -794,8 +798,8 @@ impl RxRing {
         ring_prev(i, self.count)
     }
 
-    /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0) linked to `next`: an
-    /// RFD whose frame is not passed up, or none was in it.
+    /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0) linked to `next`: its
+    /// refill failed (the frame is dropped), or it held no frame.
     #[inline]
     fn rearm(&mut self, i: usize, next: u32) -> Result {
         self.bufs
@@ -825,8 +829,11 @@ impl RxRing {
 
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
     /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
-    /// leading to the first of them, in one whole-header write, after everything before it is
-    /// written.
+    /// leading to the first of them, after everything before it is written. Its link and size
+    /// are written before its status and command words (EL cleared), with a write barrier
+    /// between: a device reading the header while it is written never finds EL clear beside
+    /// the link to the buffer this pass took away (one whole-header write would be one store
+    /// for those words only where the header is 8-byte aligned and the CPU keeps store order).
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
@@ -834,10 +841,16 @@ impl RxRing {
         }
         let old = self.stop;
         let to = self.addr(ring_next(old, self.count));
-        dma::wmb();
-        if let Some(r) = self.bufs.get_mut(old) {
-            let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
+        let header = desc::rfd_header(to, false, RFD_SIZE);
+        let Some(r) = self.bufs.get_mut(old) else {
+            return;
+        };
+        let (words, rest) = header.split_at(4);
+        if r.buf.write_at(4, rest).is_err() {
+            return;
         }
+        dma::wmb();
+        let _ = r.buf.write_at(0, words);
         self.stop = new;
     }
 
