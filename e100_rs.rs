@@ -1987,6 +1987,9 @@ impl net::dev::Operations for Nic {
         Ok(())
     }
 
+    // Inlined into the abstraction's `ndo_start_xmit` trampoline, its one caller: the data
+    // path pays one call, not two.
+    #[inline(always)]
     fn start_xmit<'a>(&self, dev: &NetDevice, skb: TxSkb<'a>) -> TxOutcome<'a> {
         // The 8255x pads short frames itself when Configure asks it to, but not every model of
         // it does (QEMU's ignores the bit): pad here, so no frame leaves shorter than 60 bytes.
@@ -2155,6 +2158,8 @@ impl net::dev::Operations for Nic {
         IrqReturn::Handled
     }
 
+    // Inlined into the abstraction's NAPI trampoline, its one caller (one call a poll, not two).
+    #[inline(always)]
     fn poll(&self, dev: &NetDevice, poll: &Poll<'_>) -> usize {
         let bound = dev.parent();
         let Ok(io) = self.csr(bound) else {

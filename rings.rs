@@ -315,6 +315,7 @@ impl CbRing {
     /// it yet, and will find the S bits cleared when it does), or when the newest CB is already
     /// complete (an earlier command carried the CU through it). If the SCB will not take the
     /// command, the CBs stay unsent and the next kick (from `issue` or `poll`) tries again.
+    #[inline(always)]
     pub(crate) fn kick(&mut self, io: &Csr) {
         if self.unsent == 0 {
             return;
