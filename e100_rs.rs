@@ -99,9 +99,9 @@
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
-//! point, which the RU cannot pass meanwhile, is restored last: its link and size, then, after
-//! a write barrier, its EL cleared (so a device reading it meanwhile never sees EL clear beside
-//! the link to a buffer the poll took away). The newest RFD is then the only stop point again,
+//! point, which the RU cannot pass meanwhile, is restored last: its link, then, after a write
+//! barrier, the whole header with EL cleared (so a device reading it meanwhile never sees EL
+//! clear beside the link to a buffer the poll took away). The newest RFD is then the only stop point again,
 //! with no write of its own. If the RU is not ready after that, it is restarted at the next RFD
 //! to clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten
 //! before it is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and

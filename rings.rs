@@ -26,7 +26,7 @@
 //! does not receive into; reaching it, the RU goes to "no resources" (RNR). Cleaning refills
 //! (or re-arms) each RFD it consumes as a stop point, and turns the one refilled before it into
 //! an ordinary RFD; after the pass the old stop point, which the RU could not pass meanwhile,
-//! is restored (its link first, then, after a write barrier, its EL cleared), so the newest
+//! is restored (its link first, then, after a write barrier, the whole header), so the newest
 //! RFD is the stop point and the RU can never run past it. If the RU stopped, it is restarted
 //! at the first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote
 //! is never overwritten before it is delivered.
@@ -830,11 +830,12 @@ impl RxRing {
 
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
     /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
-    /// leading to the first of them, after everything before it is written. Its link and size
-    /// are written before its status and command words (EL cleared), with a write barrier
-    /// between: a device reading the header while it is written never finds EL clear beside
-    /// the link to the buffer this pass took away (one whole-header write would be one store
-    /// for those words only where the header is 8-byte aligned and the CPU keeps store order).
+    /// leading to the first of them. Its link is written first, while its EL still holds the
+    /// RU, then, after a write barrier, the whole header (EL cleared, size restored): a device
+    /// reading the header meanwhile never finds EL clear beside the link to the buffer this
+    /// pass took away (one whole-header write orders those words only where the header is
+    /// 8-byte aligned and the CPU keeps store order), nor room in an RFD that is still a stop
+    /// point (a frame received there would be overwritten by the restore).
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
@@ -842,16 +843,17 @@ impl RxRing {
         }
         let old = self.stop;
         let to = self.addr(ring_next(old, self.count));
-        let header = desc::rfd_header(to, false, RFD_SIZE);
         let Some(r) = self.bufs.get_mut(old) else {
             return;
         };
-        let (words, rest) = header.split_at(4);
-        if r.buf.write_at(4, rest).is_err() {
+        if r.buf
+            .write_at(desc::RFD_LINK_OFFSET, &to.to_le_bytes())
+            .is_err()
+        {
             return;
         }
         dma::wmb();
-        let _ = r.buf.write_at(0, words);
+        let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
         self.stop = new;
     }
 
