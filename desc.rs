@@ -261,8 +261,12 @@ pub(crate) const RFD_LEN: usize = 16;
 pub(crate) const RFD_BUF_LEN: usize = RFD_LEN + 1522;
 /// The RBD pointer of a simplified-mode RFD: none.
 const RFD_NO_RBD: u32 = 0xffff_ffff;
+/// Offset of the RFD status word.
+pub(crate) const RFD_STATUS_OFFSET: usize = 0;
 /// Offset of the RFD link.
 pub(crate) const RFD_LINK_OFFSET: usize = 4;
+/// Offset of the RFD actual count (written by the RU).
+pub(crate) const RFD_COUNT_OFFSET: usize = 12;
 
 /// An RFD header to arm a receive buffer: status 0, `el` marks the end of the list, `size` the
 /// room for data (0 makes this a stop point the RU will not write a frame into).
@@ -276,6 +280,19 @@ pub(crate) fn rfd_header(link: u32, el: bool, size: u16) -> [u8; RFD_LEN] {
     let [s0, s1] = size.to_le_bytes();
     // Status 0; bytes 12-13, the actual count, are written by the RU.
     [0, 0, c0, c1, l0, l1, l2, l3, r0, r1, r2, r3, 0, 0, s0, s1]
+}
+
+/// [`rfd_header`] as its four 32-bit words in CPU order (written little-endian): status and
+/// command, link, RBD pointer, actual count and size. The receive path writes headers a word
+/// at a time, in the order the device must see them.
+pub(crate) fn rfd_header_words(link: u32, el: bool, size: u16) -> [u32; 4] {
+    let command: u16 = if el { CB_EL } else { 0 };
+    [
+        u32::from(command) << 16,
+        link,
+        RFD_NO_RBD,
+        u32::from(size) << 16,
+    ]
 }
 
 /// What the RU wrote into an RFD (the default: an RFD it has not completed).

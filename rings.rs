@@ -33,13 +33,12 @@
 
 use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
-use core::mem::ManuallyDrop;
 use kernel::device::{Bound, Device};
 use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
 use kernel::net::napi::Poll;
-use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, SkBuff, TxSkb, TxSlots};
+use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, SkBuff, SkbBatch, TxSkb, TxSlots};
 use kernel::prelude::*;
 use kernel::{delay, dma_read, dma_write};
 
@@ -426,37 +425,19 @@ pub(crate) const RECLAIM_BATCH: usize = 16;
 
 /// Transmit buffers taken off the CB ring (unmapped) by [`CbRing::clean`], to be freed once the
 /// CU lock (which keeps interrupts disabled) is dropped.
-///
-/// # Invariants
-///
-/// Only `bufs[..n]` may be `Some`. The array is in a `ManuallyDrop`, so dropping a batch does
-/// not look at all [`RECLAIM_BATCH`] slots for every poll: [`Drop`] takes the first `n` (a
-/// slot past them that held a buffer, which the invariant rules out, would leak it).
-pub(crate) struct Reclaimed {
-    bufs: ManuallyDrop<[Option<SkBuff>; RECLAIM_BATCH]>,
-    n: usize,
-}
-
-impl Drop for Reclaimed {
-    fn drop(&mut self) {
-        for slot in self.bufs.iter_mut().take(self.n) {
-            drop(slot.take());
-        }
-    }
-}
+pub(crate) struct Reclaimed(SkbBatch<RECLAIM_BATCH>);
 
 impl Reclaimed {
-    /// An empty batch.
+    /// An empty batch (nothing written: made for every transmit-only poll).
+    #[inline(always)]
     pub(crate) fn new() -> Self {
-        Self {
-            bufs: ManuallyDrop::new([const { None }; RECLAIM_BATCH]),
-            n: 0,
-        }
+        Self(SkbBatch::new())
     }
 
     /// Whether the batch has no room left.
+    #[inline(always)]
     pub(crate) fn is_full(&self) -> bool {
-        self.n >= RECLAIM_BATCH
+        self.0.is_full()
     }
 
     /// Adds `skb` to the batch and returns its length. The caller checks there is room
@@ -464,25 +445,16 @@ impl Reclaimed {
     #[inline]
     fn push(&mut self, skb: SkBuff) -> u32 {
         let len = skb.len();
-        match self.bufs.get_mut(self.n) {
-            Some(slot) => {
-                // Empty (invariant): nothing is dropped.
-                *slot = Some(skb);
-                self.n += 1;
-            }
-            None => skb.consume(),
+        if let Err(skb) = self.0.push(skb) {
+            skb.consume();
         }
         len
     }
 
     /// Frees the buffers, the NAPI way.
+    #[inline(always)]
     pub(crate) fn free(&mut self, poll: &Poll<'_>) {
-        for slot in self.bufs.iter_mut().take(self.n) {
-            if let Some(skb) = slot.take() {
-                poll.consume(skb);
-            }
-        }
-        self.n = 0;
+        self.0.drain(|skb| poll.consume(skb));
     }
 }
 
@@ -631,7 +603,24 @@ impl RxRing {
     fn link(&mut self, i: usize) -> Result {
         let next = self.addr(ring_next(i, self.count));
         let r = self.bufs.get_mut(i).ok_or(EINVAL)?;
-        r.buf.write_at(desc::RFD_LINK_OFFSET, &next.to_le_bytes())
+        r.buf
+            .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_LINK_OFFSET }>(next))
+    }
+
+    /// Writes RFD `i`'s whole header, a word at a time in ascending order.
+    #[inline(always)]
+    fn write_header(&mut self, i: usize, link: u32, el: bool, size: u16) -> Result {
+        let [w0, w1, w2, w3] = desc::rfd_header_words(link, el, size);
+        self.bufs
+            .get_mut(i)
+            .ok_or(EINVAL)?
+            .buf
+            .update_head::<RFD_LEN, _>(|h| {
+                h.set_le32::<0>(w0);
+                h.set_le32::<4>(w1);
+                h.set_le32::<8>(w2);
+                h.set_le32::<12>(w3);
+            })
     }
 
     /// The bus address the RU should start at.
@@ -649,13 +638,13 @@ impl RxRing {
             .bufs
             .get(i)?
             .buf
-            .read_with(0, RFD_LEN, |v| {
-                let status = v.le16(0);
+            .read_head::<RFD_LEN, _>(|h| {
+                let status = h.le16::<{ desc::RFD_STATUS_OFFSET }>();
                 if status & CB_COMPLETE == 0 {
                     return 0;
                 }
                 dma::rmb();
-                u32::from(status) | u32::from(v.le16(12)) << 16
+                u32::from(status) | u32::from(h.le16::<{ desc::RFD_COUNT_OFFSET }>()) << 16
             })
             .ok()?;
         let status = words as u16;
@@ -803,11 +792,7 @@ impl RxRing {
     /// refill failed (the frame is dropped), or it held no frame.
     #[inline]
     fn rearm(&mut self, i: usize, next: u32) -> Result {
-        self.bufs
-            .get_mut(i)
-            .ok_or(EINVAL)?
-            .buf
-            .write_at(0, &desc::rfd_header(next, true, 0))
+        self.write_header(i, next, true, 0)
     }
 
     /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
@@ -821,9 +806,7 @@ impl RxRing {
         let prev = self.prev(i);
         if prev != self.stop {
             let to = self.addr(i);
-            if let Some(r) = self.bufs.get_mut(prev) {
-                let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
-            }
+            let _ = self.write_header(prev, to, false, RFD_SIZE);
         }
         self.clean = ring_next(i, self.count);
     }
@@ -843,17 +826,23 @@ impl RxRing {
         }
         let old = self.stop;
         let to = self.addr(ring_next(old, self.count));
+        let [w0, _, _, w3] = desc::rfd_header_words(to, false, RFD_SIZE);
         let Some(r) = self.bufs.get_mut(old) else {
             return;
         };
         if r.buf
-            .write_at(desc::RFD_LINK_OFFSET, &to.to_le_bytes())
+            .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_LINK_OFFSET }>(to))
             .is_err()
         {
             return;
         }
         dma::wmb();
-        let _ = r.buf.write_at(0, &desc::rfd_header(to, false, RFD_SIZE));
+        // The RBD word never changes; the status is cleared with EL.
+        let _ = r.buf.update_head::<RFD_LEN, _>(|h| {
+            h.set_le32::<0>(w0);
+            dma::wmb();
+            h.set_le32::<12>(w3);
+        });
         self.stop = new;
     }
 
@@ -862,7 +851,9 @@ impl RxRing {
         self.clean != self.stop
             && self.bufs.get(self.clean).is_some_and(|r| {
                 r.buf
-                    .read_with(0, RFD_LEN, |v| v.le16(0) & CB_COMPLETE == 0)
+                    .read_head::<RFD_LEN, _>(|h| {
+                        h.le16::<{ desc::RFD_STATUS_OFFSET }>() & CB_COMPLETE == 0
+                    })
                     .unwrap_or(false)
             })
     }

@@ -20,8 +20,10 @@
 //!   frames in numbered slots under one device reference, and one receive buffer, which its
 //!   ring slot refills in place ([`RxMapping::replace`]: the frame's buffer comes back
 //!   unmapped). The CPU touches the mapped bytes of a receive mapping only through
-//!   [`RxMapping::read_with`] and [`RxMapping::write_at`], which do the `dma_sync_*` calls that
-//!   make that safe, and those of a transmit frame not at all; unmapping gives the buffer back.
+//!   [`RxMapping::read_with`] and [`RxMapping::write_at`], or, for a descriptor header at the
+//!   buffer's start, [`RxMapping::read_head`] and [`RxMapping::update_head`] (fields at offsets
+//!   checked at compile time), which do the `dma_sync_*` calls that make that safe, and those of
+//!   a transmit frame not at all; unmapping gives the buffer back.
 //!
 //! A driver's receive buffers are not cleared when allocated (e100.c does not clear its own,
 //! and on a 1.5 KB buffer the memset was the largest single cost of receiving a frame). Rust
@@ -46,6 +48,7 @@ use crate::dma::DmaAddr;
 use crate::error::{code::*, Error, Result};
 use crate::types::ARef;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
 /// An owned socket buffer.
@@ -191,6 +194,103 @@ impl Drop for SkBuff {
     fn drop(&mut self) {
         // SAFETY: we own the buffer (type invariant) and it is not used after this.
         unsafe { bindings::dev_kfree_skb_any(self.0.as_ptr()) };
+    }
+}
+
+/// Up to `N` buffers gathered to be released together later, such as a transmit clean's,
+/// freed once a lock that keeps interrupts disabled is dropped. An empty batch costs nothing to
+/// make (its slots are not initialised), so one can be made for every poll. Dropping a batch
+/// drops the buffers still in it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::skbuff::{RxBuf, SkbBatch};
+///
+/// let mut batch = SkbBatch::<2>::new();
+/// for _ in 0..2 {
+///     let mut buf = RxBuf::alloc(64).ok_or(ENOMEM)?;
+///     buf.put_data(&[0; 60])?;
+///     assert!(batch.push(buf.into_skb()).is_ok());
+/// }
+/// assert!(batch.is_full());
+/// // Full: the buffer comes back.
+/// let extra = batch.push(RxBuf::alloc(64).ok_or(ENOMEM)?.into_skb());
+/// assert!(extra.is_err());
+/// let mut bytes = 0;
+/// batch.drain(|skb| {
+///     bytes += skb.len();
+///     skb.consume();
+/// });
+/// assert_eq!(bytes, 120);
+/// assert!(!batch.is_full());
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// # Invariants
+///
+/// `n <= N`, and `bufs[..n]` hold owned buffers; the slots past them hold none.
+pub struct SkbBatch<const N: usize> {
+    bufs: [MaybeUninit<SkBuff>; N],
+    n: usize,
+}
+
+impl<const N: usize> SkbBatch<N> {
+    /// An empty batch.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        // INVARIANT: no slot is in use.
+        Self {
+            bufs: [const { MaybeUninit::uninit() }; N],
+            n: 0,
+        }
+    }
+
+    /// Whether the batch has no room left.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.n >= N
+    }
+
+    /// Adds `skb` to the batch; a full batch hands it back.
+    #[inline(always)]
+    pub fn push(&mut self, skb: SkBuff) -> core::result::Result<(), SkBuff> {
+        match self.bufs.get_mut(self.n) {
+            Some(slot) => {
+                // INVARIANT: the slot past the `n` in use (it holds none) takes the buffer and
+                // is counted in.
+                slot.write(skb);
+                self.n += 1;
+                Ok(())
+            }
+            None => Err(skb),
+        }
+    }
+
+    /// Hands every buffer in the batch to `f`, in the order they were added, and leaves the
+    /// batch empty.
+    #[inline(always)]
+    pub fn drain(&mut self, mut f: impl FnMut(SkBuff)) {
+        let n = core::mem::replace(&mut self.n, 0);
+        // INVARIANT: the count is zeroed first, so each buffer is taken out exactly once even
+        // if `f` panics part way (those not reached yet leak, never freed twice).
+        for slot in self.bufs.iter().take(n) {
+            // SAFETY: the first `n` slots held owned buffers (type invariant); each is read
+            // out once, and no longer counted as in the batch.
+            f(unsafe { slot.assume_init_read() });
+        }
+    }
+}
+
+impl<const N: usize> Default for SkbBatch<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Drop for SkbBatch<N> {
+    fn drop(&mut self) {
+        self.drain(drop);
     }
 }
 
@@ -385,6 +485,39 @@ impl DevRef {
             // SAFETY: the caller's guarantee.
             unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
         }
+    }
+
+    /// `dma_sync_single_for_cpu()` when the caller has already seen [`Self::need_sync`] true.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Self::sync_for_cpu`].
+    #[inline]
+    unsafe fn sync_for_cpu_always(
+        &self,
+        addr: DmaAddr,
+        len: usize,
+        dir: bindings::dma_data_direction,
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe { bindings::dma_sync_single_for_cpu(self.raw, addr, len, dir) };
+    }
+
+    /// `dma_sync_single_for_device()` when the caller has already seen [`Self::need_sync`]
+    /// true.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Self::sync_for_cpu`].
+    #[inline]
+    unsafe fn sync_for_device_always(
+        &self,
+        addr: DmaAddr,
+        len: usize,
+        dir: bindings::dma_data_direction,
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
     }
 
     /// `dma_unmap_single()`.
@@ -918,6 +1051,97 @@ impl RxMapping {
         Ok(())
     }
 
+    /// Syncs the first `N` mapped bytes (a descriptor header the buffer starts with) for the
+    /// CPU, runs `f` on a [`Head`] view of them, and syncs them back for the device. The view's
+    /// fields sit at offsets checked when the driver is compiled, so a descriptor costs one
+    /// run-time check however many of its fields are read: the data path's alternative to
+    /// [`RxMapping::read_with`]. [`EINVAL`] unless `N` bytes are mapped and initialised.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::net::skbuff::RxMapping;
+    ///
+    /// /// A descriptor's 16-bit status at offset 0, and its count at offset 12 once the status
+    /// /// says the device is done with it.
+    /// fn count(rfd: &RxMapping) -> Option<u16> {
+    ///     rfd.read_head::<16, _>(|h| (h.le16::<0>() & 0x8000 != 0).then(|| h.le16::<12>()))
+    ///         .ok()
+    ///         .flatten()
+    /// }
+    /// ```
+    ///
+    /// (Compile-checked: a doctest has no device to map for. An offset past `N`, such as
+    /// `h.le16::<15>()`, does not compile.)
+    #[inline(always)]
+    pub fn read_head<const N: usize, R>(&self, f: impl FnOnce(&Head<'_, N>) -> R) -> Result<R> {
+        self.check_init(0, N)?;
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        // Looked at once for both syncs (the bit does not change under a live mapping).
+        let sync = self.dev.need_sync();
+        if sync {
+            // SAFETY: the first `N` bytes are inside the live mapping (invariant, check above)
+            // and initialised (`RxBuf`'s invariant, check above).
+            unsafe { self.dev.sync_for_cpu_always(self.addr, N, dir) };
+        }
+        // INVARIANT: synced for the CPU until the sync back below, after `f` has returned; the
+        // view is handed out shared, so nothing is written through it.
+        let head = Head {
+            // SAFETY: the data pointer of the buffer we own.
+            base: unsafe { (*self.buf.raw()).data },
+            _p: PhantomData,
+        };
+        let r = f(&head);
+        if sync {
+            // SAFETY: as above; hands the bytes back to the device.
+            unsafe { self.dev.sync_for_device_always(self.addr, N, dir) };
+        }
+        Ok(r)
+    }
+
+    /// As [`RxMapping::read_head`], with a view that writes the header's fields too (each
+    /// write a volatile store, in program order; a device that must see one before another
+    /// needs a [`dma::wmb`](crate::dma::wmb) between them, and, where the device is not
+    /// coherent, a call of its own for each).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::net::skbuff::RxMapping;
+    ///
+    /// /// Points a descriptor's 32-bit link, at offset 4, at `next`.
+    /// fn link(rfd: &mut RxMapping, next: u32) -> kernel::error::Result {
+    ///     rfd.update_head::<16, _>(|h| h.set_le32::<4>(next))
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn update_head<const N: usize, R>(
+        &mut self,
+        f: impl FnOnce(&mut Head<'_, N>) -> R,
+    ) -> Result<R> {
+        self.check_init(0, N)?;
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        let sync = self.dev.need_sync();
+        if sync {
+            // SAFETY: as in `read_head`.
+            unsafe { self.dev.sync_for_cpu_always(self.addr, N, dir) };
+        }
+        // INVARIANT: as in `read_head`; the mapping is borrowed uniquely, so this view is the
+        // only CPU access to the bytes. Writes inside the first `init` bytes keep them
+        // initialised (`RxBuf`'s invariant holds unchanged).
+        let mut head = Head {
+            // SAFETY: the data pointer of the buffer we own.
+            base: unsafe { (*self.buf.raw()).data },
+            _p: PhantomData,
+        };
+        let r = f(&mut head);
+        if sync {
+            // SAFETY: as above; CPU writes between the two syncs reach the device.
+            unsafe { self.dev.sync_for_device_always(self.addr, N, dir) };
+        }
+        Ok(r)
+    }
+
     /// Maps `buf` in place of the mapped buffer, for the same device and length, and returns
     /// the old buffer, unmapped: a ring slot's refill, with the device reference kept rather
     /// than dropped and taken again for every frame. `dev` must be the device the mapping was
@@ -1039,5 +1263,100 @@ impl CpuView<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// The first `N` mapped bytes of a receive buffer, synced for the CPU, inside
+/// [`RxMapping::read_head`] and [`RxMapping::update_head`]: a descriptor header whose fields
+/// are read and written with volatile accesses (a device may write a descriptor it still owns
+/// meanwhile) at offsets checked at compile time.
+///
+/// # Invariants
+///
+/// `base .. base + N` are mapped, initialised bytes of a live mapping, synced for the CPU for
+/// `'a`. A view reached through `&mut` is the only CPU access to them for `'a`.
+pub struct Head<'a, const N: usize> {
+    base: *mut u8,
+    _p: PhantomData<&'a mut [u8; N]>,
+}
+
+impl<const N: usize> Head<'_, N> {
+    /// The `K` bytes at `OFF`: one volatile load of a `u32` or `u16` where `K` is 4 or 2 and
+    /// the address is aligned for it, else byte by byte (a status word a device writes last is
+    /// read on its own first, then the rest after a read barrier).
+    #[inline(always)]
+    pub fn get<const OFF: usize, const K: usize>(&self) -> [u8; K] {
+        const { assert!(OFF + K <= N, "field past the end of the header") };
+        // SAFETY: `OFF..OFF + K` lies in the `N` synced, initialised bytes (type invariant,
+        // the assertion above).
+        let p = unsafe { self.base.add(OFF) };
+        let mut v = [0u8; K];
+        if let (Ok(w), true) = (
+            <&mut [u8; 4]>::try_from(v.as_mut_slice()),
+            (p as usize) % 4 == 0,
+        ) {
+            // SAFETY: as above, 4-byte aligned; any bits are a `u32`.
+            *w = unsafe { p.cast::<u32>().read_volatile() }.to_ne_bytes();
+        } else if let (Ok(w), true) = (
+            <&mut [u8; 2]>::try_from(v.as_mut_slice()),
+            (p as usize) % 2 == 0,
+        ) {
+            // SAFETY: as above, 2-byte aligned; any bits are a `u16`.
+            *w = unsafe { p.cast::<u16>().read_volatile() }.to_ne_bytes();
+        } else {
+            for (k, b) in v.iter_mut().enumerate() {
+                // SAFETY: as above.
+                *b = unsafe { p.add(k).read_volatile() };
+            }
+        }
+        v
+    }
+
+    /// The little-endian 16-bit field at `OFF`.
+    #[inline(always)]
+    pub fn le16<const OFF: usize>(&self) -> u16 {
+        u16::from_le_bytes(self.get::<OFF, 2>())
+    }
+
+    /// The little-endian 32-bit field at `OFF`.
+    #[inline(always)]
+    pub fn le32<const OFF: usize>(&self) -> u32 {
+        u32::from_le_bytes(self.get::<OFF, 4>())
+    }
+
+    /// Writes `v` at `OFF`: one volatile store of a `u32` or `u16` where `K` is 4 or 2 and the
+    /// address is aligned for it, else byte by byte. Several writes reach memory in program
+    /// order on a CPU that keeps store order; elsewhere a [`dma::wmb`](crate::dma::wmb)
+    /// between them orders them for the device.
+    #[inline(always)]
+    pub fn set<const OFF: usize, const K: usize>(&mut self, v: [u8; K]) {
+        const { assert!(OFF + K <= N, "field past the end of the header") };
+        // SAFETY: as in `get`; the view is the only CPU access to the bytes (type invariant:
+        // it is reached through `&mut`).
+        let p = unsafe { self.base.add(OFF) };
+        if let (Ok(w), true) = (<[u8; 4]>::try_from(v.as_slice()), (p as usize) % 4 == 0) {
+            // SAFETY: as above, 4-byte aligned.
+            unsafe { p.cast::<u32>().write_volatile(u32::from_ne_bytes(w)) };
+        } else if let (Ok(w), true) = (<[u8; 2]>::try_from(v.as_slice()), (p as usize) % 2 == 0) {
+            // SAFETY: as above, 2-byte aligned.
+            unsafe { p.cast::<u16>().write_volatile(u16::from_ne_bytes(w)) };
+        } else {
+            for (k, b) in v.iter().enumerate() {
+                // SAFETY: as above.
+                unsafe { p.add(k).write_volatile(*b) };
+            }
+        }
+    }
+
+    /// Writes the little-endian 16-bit field at `OFF`.
+    #[inline(always)]
+    pub fn set_le16<const OFF: usize>(&mut self, v: u16) {
+        self.set::<OFF, 2>(v.to_le_bytes())
+    }
+
+    /// Writes the little-endian 32-bit field at `OFF`.
+    #[inline(always)]
+    pub fn set_le32<const OFF: usize>(&mut self, v: u32) {
+        self.set::<OFF, 4>(v.to_le_bytes())
     }
 }
