@@ -100,9 +100,10 @@
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
 //! point, which the RU cannot pass meanwhile, is restored last: its link, then, after a write
-//! barrier, the whole header with EL cleared (so a device reading it meanwhile never sees EL
-//! clear beside the link to a buffer the poll took away). The newest RFD is then the only stop point again,
-//! with no write of its own. If the RU is not ready after that, it is restarted at the next RFD
+//! barrier, its command word with EL cleared, then its size (so a device reading it meanwhile
+//! never sees EL clear beside the link to a buffer the poll took away, nor room in an RFD that
+//! still ends the list). The newest RFD is then the only stop point again, with no write of
+//! its own. If the RU is not ready after that, it is restarted at the next RFD
 //! to clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten
 //! before it is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and
 //! from the SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a
@@ -339,7 +340,8 @@
 //! and comes back when the guard returned for it drops; the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
-//! between the sync calls (`RxMapping::read_with`); the BAR, DMA memory and the interrupt line
+//! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
+//! header, whose fields' offsets are checked at compile time); the BAR, DMA memory and the interrupt line
 //! need a bound device; the `ethtool -S` names, count and values come from one table.
 //!
 //! e100.c lists races it lives with. "Several entry points race with dev->close": here the rings

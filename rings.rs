@@ -26,7 +26,7 @@
 //! does not receive into; reaching it, the RU goes to "no resources" (RNR). Cleaning refills
 //! (or re-arms) each RFD it consumes as a stop point, and turns the one refilled before it into
 //! an ordinary RFD; after the pass the old stop point, which the RU could not pass meanwhile,
-//! is restored (its link first, then, after a write barrier, the whole header), so the newest
+//! is restored (its link first, then, after write barriers, EL cleared and its size), so the newest
 //! RFD is the stop point and the RU can never run past it. If the RU stopped, it is restarted
 //! at the first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote
 //! is never overwritten before it is delivered.
@@ -814,11 +814,13 @@ impl RxRing {
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
     /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
     /// leading to the first of them. Its link is written first, while its EL still holds the
-    /// RU, then, after a write barrier, the whole header (EL cleared, size restored): a device
-    /// reading the header meanwhile never finds EL clear beside the link to the buffer this
-    /// pass took away (one whole-header write orders those words only where the header is
-    /// 8-byte aligned and the CPU keeps store order), nor room in an RFD that is still a stop
-    /// point (a frame received there would be overwritten by the restore).
+    /// RU; then, after a write barrier, its status and command word (status 0, EL cleared) and,
+    /// after another, its size (e100.c's order). A device reading the header meanwhile never
+    /// finds EL clear beside the link to the buffer this pass took away (one whole-header
+    /// write orders those words only where the CPU keeps store order and the header is one
+    /// store), nor room in an RFD that is still a stop point (a frame received there would be
+    /// overwritten by the restore). One that reads it between the last two writes finds EL
+    /// clear and no room, and completes it empty (QEMU's model; see `clean`).
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
