@@ -257,6 +257,7 @@ impl CbRing {
     }
 
     /// Hands the CB just filled at `to_use` to the CU, and kicks it.
+    #[inline(always)]
     fn queued(&mut self, io: &Csr) {
         let i = self.to_use;
         self.to_use = self.next(i);

@@ -111,6 +111,12 @@ fn peek(m: &RxMapping) -> Option<u8> {
     m.read_with(0, 16, |v| v.u8(0)).ok()
 }
 
+/// Public, as the `rx_head_*` snippets' functions are, so that it is compiled the same way.
+pub fn head(m: &mut RxMapping) -> Option<u16> {
+    m.update_head::<16, _>(|h| h.set_le16::<0>(0)).ok()?;
+    m.read_head::<16, _>(|h| h.le16::<14>()).ok()
+}
+
 #[allow(dead_code)]
 fn quiesce(dev: &Device) {
     if let Some(rtnl) = rtnl_try_lock() {

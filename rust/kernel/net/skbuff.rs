@@ -684,12 +684,15 @@ const PACKET_MULTICAST: u8 = 2;
 /// # Invariants
 ///
 /// `skb` was allocated by this type and is linear and not cloned: its data and tailroom belong
-/// to it alone. The first `init` bytes from its data start lie in its data and tailroom and
-/// are initialised: written by the CPU, or since by the device while mapped; its data (up to
-/// its length) is among them. What lies past `init` is whatever the allocator left there.
+/// to it alone. The first `room` bytes from its data start lie in its data and tailroom (the
+/// room asked for at allocation, which the data start never moves from while this type holds
+/// the buffer). The first `init` bytes from its data start are initialised: written by the
+/// CPU, or since by the device while mapped; its data (up to its length) is among them. What
+/// lies past `init` is whatever the allocator left there.
 pub struct RxBuf {
     skb: SkBuff,
     init: u32,
+    room: u32,
 }
 
 /// A frame the device received, ready for the stack (made by [`RxBuf::into_frame`]).
@@ -749,17 +752,19 @@ impl RxBuf {
         // SAFETY: no preconditions; the function returns null or a new, owned buffer.
         // `NUMA_NO_NODE` is -1.
         let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
-        NonNull::new(skb).map(Self::fresh)
+        NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
-    /// Takes a fresh buffer (empty, not cleared).
+    /// Takes a fresh buffer (empty, not cleared) allocated with room for `room` bytes.
     #[inline]
-    fn fresh(p: NonNull<bindings::sk_buff>) -> Self {
-        // INVARIANT: a buffer just allocated is linear, unshared and empty: no byte is known
-        // to be initialised, and its data (none) is among them.
+    fn fresh(p: NonNull<bindings::sk_buff>, room: u32) -> Self {
+        // INVARIANT: a buffer just allocated is linear, unshared and empty, with at least the
+        // room it was allocated with after its (empty) data: no byte is known to be
+        // initialised, and its data (none) is among them.
         Self {
             skb: SkBuff(p),
             init: 0,
+            room,
         }
     }
 
@@ -770,7 +775,9 @@ impl RxBuf {
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
         // SAFETY: the device is valid; the function returns null or a new, owned buffer.
         let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
-        NonNull::new(skb).map(Self::fresh)
+        // `netdev_alloc_skb_ip_align` reserves its alignment bytes out of extra room it asks
+        // for: `len` bytes are left after the data start.
+        NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
     #[inline]
@@ -816,7 +823,7 @@ impl RxBuf {
     /// can be read once mapped ([`RxMapping::read_with`] reads initialised bytes only): for a
     /// buffer whose frame the CPU will look at, as a self-test's. [`EINVAL`] past the tailroom.
     pub fn clear_to(&mut self, len: u32) -> Result {
-        if len > self.skb.headlen() + self.tailroom() {
+        if len > self.room {
             return Err(EINVAL);
         }
         if len > self.init {
@@ -841,7 +848,7 @@ impl RxBuf {
     /// if it does not fit in the data and tailroom.
     #[inline]
     pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
-        let room = (self.skb.headlen() + self.tailroom()) as usize;
+        let room = self.room as usize;
         let end = match offset.checked_add(src.len()) {
             Some(end) if end <= room => end,
             _ => return Err(EINVAL),
@@ -872,7 +879,7 @@ impl RxBuf {
         dev: &Device<Bound>,
         len: u32,
     ) -> core::result::Result<RxMapping, (Self, Error)> {
-        if len == 0 || len > self.skb.headlen() + self.tailroom() {
+        if len == 0 || len > self.room {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
@@ -908,12 +915,12 @@ impl RxBuf {
             || len < bindings::ETH_HLEN
             || offset
                 .checked_add(len)
-                .map_or(true, |end| end > self.tailroom())
+                .map_or(true, |end| end > self.room)
         {
             return Err(EINVAL);
         }
         // SAFETY: the buffer is empty, linear and ours (type invariant), with `offset + len`
-        // bytes of tailroom (checked above): moving the data start and extending the data stay
+        // bytes of tailroom (within `room`, type invariant, checked above): moving the data start and extending the data stay
         // inside it. The device wrote the frame there; it holds at least an Ethernet header
         // (checked above), which `eth_type_trans` pulls; the device is valid. One helper for
         // the four steps (`skb_reserve`, `skb_put`, `eth_type_trans`, reading `pkt_type`): a
@@ -1173,7 +1180,7 @@ impl RxMapping {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
-        if dev.as_raw() != self.dev.raw() || len > buf.skb.headlen() + buf.tailroom() {
+        if dev.as_raw() != self.dev.raw() || len > buf.room {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
