@@ -913,9 +913,7 @@ impl RxBuf {
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
         if !self.skb.is_empty()
             || len < bindings::ETH_HLEN
-            || offset
-                .checked_add(len)
-                .map_or(true, |end| end > self.room)
+            || offset.checked_add(len).map_or(true, |end| end > self.room)
         {
             return Err(EINVAL);
         }

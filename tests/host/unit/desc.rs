@@ -199,18 +199,33 @@ fn rfd_header_and_status() {
 fn rfd_header_words_are_the_header() {
     // The receive path writes headers a word at a time: the words, written little-endian at
     // their offsets, must be exactly the header's bytes, and the offsets the fields'.
-    for (link, el, size) in [(0xdead_beef, false, 1522), (0x1234_5678, true, 0), (0, false, 0)] {
+    for (link, el, size) in [
+        (0xdead_beef, false, 1522),
+        (0x1234_5678, true, 0),
+        (0, false, 0),
+    ] {
         let words = desc::rfd_header_words(link, el, size);
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        assert_eq!(bytes, desc::rfd_header(link, el, size), "{link:#x} {el} {size}");
+        assert_eq!(
+            bytes,
+            desc::rfd_header(link, el, size),
+            "{link:#x} {el} {size}"
+        );
     }
     let h = desc::rfd_header(0xdead_beef, false, 1522);
     let at = |o: usize| u32::from_le_bytes([h[o], h[o + 1], h[o + 2], h[o + 3]]);
     assert_eq!(at(desc::RFD_LINK_OFFSET), 0xdead_beef);
-    assert_eq!(u16::from_le_bytes([h[desc::RFD_STATUS_OFFSET], h[desc::RFD_STATUS_OFFSET + 1]]), 0);
+    assert_eq!(
+        u16::from_le_bytes([h[desc::RFD_STATUS_OFFSET], h[desc::RFD_STATUS_OFFSET + 1]]),
+        0
+    );
     let mut done = h;
     done[desc::RFD_COUNT_OFFSET..desc::RFD_COUNT_OFFSET + 2].copy_from_slice(&60u16.to_le_bytes());
-    assert_eq!(rfd_status(&done).actual, 60, "the count where the status decode reads it");
+    assert_eq!(
+        rfd_status(&done).actual,
+        60,
+        "the count where the status decode reads it"
+    );
 }
 
 #[test]
