@@ -267,6 +267,8 @@ pub(crate) const RFD_STATUS_OFFSET: usize = 0;
 pub(crate) const RFD_LINK_OFFSET: usize = 4;
 /// Offset of the RFD actual count (written by the RU).
 pub(crate) const RFD_COUNT_OFFSET: usize = 12;
+/// Offset of the RFD size (room for data).
+pub(crate) const RFD_SIZE_OFFSET: usize = 14;
 
 /// An RFD header to arm a receive buffer: status 0, `el` marks the end of the list, `size` the
 /// room for data (0 makes this a stop point the RU will not write a frame into).

@@ -100,30 +100,32 @@
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
 //! point, which the RU cannot pass meanwhile, is restored last: its link, then, after a write
-//! barrier, its command word with EL cleared, then its size (so a device reading it meanwhile
-//! never sees EL clear beside the link to a buffer the poll took away, nor room in an RFD that
-//! still ends the list). The newest RFD is then the only stop point again, with no write of
-//! its own. If the RU is not ready after that, it is restarted at the next RFD
-//! to clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten
-//! before it is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and
-//! from the SCB's RU status, read when a poll reaches the stop point (as e100.c does) and, as a
-//! safety net, in the poll the watchdog schedules every period (as e100.c's software interrupt): a
-//! lost RNR or an RU_START the chip did not act on is found within a period, so receive-only
-//! traffic cannot stay dead; the data path's other polls read no register, but the one after
-//! an RU_START does (and one that meets an empty RFD, below). The "stopped" flag is cleared
-//! before RU_START is issued (and set again if the SCB refuses it), so an RNR that comes
-//! meanwhile is not lost.
-//! An RFD completed with no frame in it, which the chip never writes, is QEMU's: its model
-//! writes the status before the count and data (the RU is then still receiving, and the poll
-//! leaves the RFD for the frame's own interrupt), and completes a stop point it raced with
-//! empty before stopping (the RU is then not ready: the RFD is read once more, since the model
-//! finishes a frame before it answers the SCB read, and if still empty re-armed in place,
-//! nothing counted, the frame still queued in QEMU). The same write order leaves a window no
-//! driver can close: a count already written over data still to come. Frames without the OK
-//! bit are dropped (the hardware counters count them); frames longer than 1518 bytes count as
-//! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
-//! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as
-//! in e100.c: the stack refuses VLANs on it.
+//! barrier, its status and command with EL cleared, then its size, each synced on its own (so a
+//! device reading it meanwhile never sees EL clear beside the link to a buffer the poll took
+//! away, nor room in an RFD that still ends the list; one that reads it between the last two
+//! writes completes it empty, and the poll re-arms it once the RU has gone past). The newest
+//! RFD is then the only stop point again, with no write of its own. If the RU is not ready
+//! after that, it is restarted at the next RFD to clean, but only once that RFD holds no frame,
+//! so nothing the RU wrote is overwritten before it is delivered. Whether the RU stopped is
+//! learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll reaches
+//! the stop point (as e100.c does) and, as a safety net, in the poll the watchdog schedules
+//! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not
+//! act on is found within a period, so receive-only traffic cannot stay dead; the data path's
+//! other polls read no register, but the one after an RU_START does (and one that meets an
+//! empty RFD, below). The "stopped" flag is cleared before RU_START is issued (and set again if
+//! the SCB refuses it), so an RNR that comes meanwhile is not lost. An RFD completed with no
+//! frame in it, which the chip never writes, is QEMU's: its model writes the status before the
+//! count and data (the RU is then still receiving, and the poll leaves the RFD for the frame's
+//! own interrupt), and completes a stop point it raced with empty before stopping (the RU is
+//! then not ready: the RFD is read once more, since the model finishes a frame before it
+//! answers the SCB read, and if still empty re-armed in place, nothing counted, the frame still
+//! queued in QEMU), and an old stop point it reads between the restore's last two writes (the
+//! RU goes on: once the next RFD is complete, the empty one is re-armed in place). The same
+//! write order leaves a window no driver can close: a count already written over data still to
+//! come. Frames without the OK bit are dropped (the hardware counters count them); frames
+//! longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame
+//! longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
+//! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
 //! ## Interrupts and NAPI
 //!
@@ -341,8 +343,9 @@
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
 //! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
-//! header, whose fields' offsets are checked at compile time); the BAR, DMA memory and the interrupt line
-//! need a bound device; the `ethtool -S` names, count and values come from one table.
+//! header, whose fields' offsets are checked at compile time); the BAR, DMA memory and the
+//! interrupt line need a bound device; the `ethtool -S` names, count and values come from one
+//! table.
 //!
 //! e100.c lists races it lives with. "Several entry points race with dev->close": here the rings
 //! are `Option`s inside the locks, emptied by `stop`, so a late caller (rx-mode update, ethtool,

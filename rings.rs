@@ -673,18 +673,24 @@ impl RxRing {
             let next = self.addr(ring_next(i, self.count));
             if st.actual == 0 {
                 // Complete with no frame in it: the chip never does this, QEMU's model does
-                // in two ways. It writes an RFD's status before its count and data, so a poll
+                // in three ways. It writes an RFD's status before its count and data, so a poll
                 // can see the status of a frame whose count is still to come: the RU is then
                 // receiving, and the frame's own FR interrupt brings the poll back for it.
-                // And when the stop point moves just after its RU read it (EL, size 0), the
-                // model completes the old stop point with 0 bytes and goes to No Resources,
-                // the frame waiting in QEMU for the RU's restart: nothing was lost, so the
-                // RFD is re-armed where it is, with no buffer asked for and nothing counted.
-                if !ru_stopped() {
+                // When the stop point moves just after its RU read it (EL, size 0), the model
+                // completes the old stop point with 0 bytes and goes to No Resources, the frame
+                // waiting in QEMU for the RU's restart. And an RFD it reads between the two
+                // writes that restore an old stop point (EL clear, size still 0) it completes
+                // with 0 bytes and goes on, the RU still ready. Either way, once the RU has
+                // stopped or completed the next RFD the count is final, and an empty RFD is
+                // re-armed where it is, with no buffer asked for and nothing counted.
+                let moved_on = self.status(ring_next(i, self.count)).is_some();
+                if !moved_on && !ru_stopped() {
                     break;
                 }
-                // The model answers the SCB read only between frames: whatever it was writing
-                // here is written now (the RU may have stopped after it). Look again.
+                // Whatever the model was writing here is written now: it finished this RFD
+                // before it completed the next one (read first, with a read barrier after),
+                // and it answers the SCB read only between frames (the RU may have stopped
+                // after it). Look again.
                 st = match self.status(i) {
                     Some(st) => st,
                     None => break,
@@ -798,7 +804,7 @@ impl RxRing {
 
     /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
     /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading
-    /// to its (possibly new) buffer, in one whole-header write; not the stop point, which
+    /// to its (possibly new) buffer, its whole header rewritten; not the stop point, which
     /// [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
     /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is
     /// the only one with EL set, without a write of its own to mark it.
@@ -815,13 +821,13 @@ impl RxRing {
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
     /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
     /// leading to the first of them. Its link is written first, while its EL still holds the
-    /// RU; then, after a write barrier, its status and command word (status 0, EL cleared) and,
-    /// after another, its size (e100.c's order). A device reading the header meanwhile never
-    /// finds EL clear beside the link to the buffer this pass took away (one whole-header
-    /// write orders those words only where the CPU keeps store order and the header is one
-    /// store), nor room in an RFD that is still a stop point (a frame received there would be
-    /// overwritten by the restore). One that reads it between the last two writes finds EL
-    /// clear and no room, and completes it empty (QEMU's model; see `clean`).
+    /// RU; then, after a write barrier, its status and command (status 0, EL cleared), and,
+    /// after another, its size (e100.c's order), each write synced for the device on its own.
+    /// A device reading the header meanwhile never finds EL clear beside the link to the
+    /// buffer this pass took away, nor room in an RFD that is still a stop point (a frame
+    /// received there would be overwritten by the restore). One that reads it between the
+    /// last two writes finds EL clear and no room, and completes it empty (QEMU's model:
+    /// `clean` re-arms it once the RU has gone past it).
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
@@ -829,10 +835,12 @@ impl RxRing {
         }
         let old = self.stop;
         let to = self.addr(ring_next(old, self.count));
-        let [w0, _, _, w3] = desc::rfd_header_words(to, false, RFD_SIZE);
         let Some(r) = self.bufs.get_mut(old) else {
             return;
         };
+        // Three writes, each synced for the device on its own (on a device that is not
+        // coherent, or whose mappings are bounced, the sync is what the device sees, and one
+        // sync would show it all three at once, in no order).
         if r.buf
             .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_LINK_OFFSET }>(to))
             .is_err()
@@ -840,12 +848,19 @@ impl RxRing {
             return;
         }
         dma::wmb();
-        // The RBD word never changes; the status is cleared with EL.
-        let _ = r.buf.update_head::<RFD_LEN, _>(|h| {
-            h.set_le32::<0>(w0);
-            dma::wmb();
-            h.set_le32::<12>(w3);
-        });
+        // Status 0 and the command word with EL cleared.
+        let [w0, ..] = desc::rfd_header_words(to, false, RFD_SIZE);
+        if r.buf
+            .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_STATUS_OFFSET }>(w0))
+            .is_err()
+        {
+            return;
+        }
+        dma::wmb();
+        // The size alone (the count is read only from an RFD the RU has completed again).
+        let _ = r
+            .buf
+            .update_head::<RFD_LEN, _>(|h| h.set_le16::<{ desc::RFD_SIZE_OFFSET }>(RFD_SIZE));
         self.stop = new;
     }
 

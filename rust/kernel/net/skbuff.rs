@@ -745,22 +745,33 @@ impl RxFrame {
     }
 }
 
+/// The most room an [`RxBuf`] may ask for. The C allocators add their padding and alignment to
+/// the length in 32-bit arithmetic (`SKB_HEAD_ALIGN`, `NET_SKB_PAD`, `NET_IP_ALIGN`: well under
+/// a kilobyte), which wraps for a length near `u32::MAX` and then allocates a small buffer: a
+/// length at most this never wraps, so the room asked for is the room there is.
+const MAX_ROOM: u32 = 1 << 30;
+
 impl RxBuf {
     /// An empty buffer with room for `len` bytes (`alloc_skb(GFP_ATOMIC)`). `None` if memory
-    /// is short. Any context.
+    /// is short, or `len` is more than a gigabyte. Any context.
     pub fn alloc(len: u32) -> Option<Self> {
+        if len > MAX_ROOM {
+            return None;
+        }
         // SAFETY: no preconditions; the function returns null or a new, owned buffer.
         // `NUMA_NO_NODE` is -1.
         let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
         NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
-    /// Takes a fresh buffer (empty, not cleared) allocated with room for `room` bytes.
+    /// Takes a fresh buffer (empty, not cleared) allocated with room for `room` bytes, at most
+    /// [`MAX_ROOM`].
     #[inline]
     fn fresh(p: NonNull<bindings::sk_buff>, room: u32) -> Self {
         // INVARIANT: a buffer just allocated is linear, unshared and empty, with at least the
-        // room it was allocated with after its (empty) data: no byte is known to be
-        // initialised, and its data (none) is among them.
+        // room it was allocated with after its (empty) data (a length the C allocator's
+        // arithmetic does not wrap): no byte is known to be initialised, and its data (none)
+        // is among them.
         Self {
             skb: SkBuff(p),
             init: 0,
@@ -769,14 +780,18 @@ impl RxBuf {
     }
 
     /// A receive buffer for `dev` with room for `len` bytes, its data aligned so that the IP
-    /// header after a 14-byte Ethernet header is 4-byte aligned. `None` if memory is short. Any
-    /// context.
+    /// header after a 14-byte Ethernet header is 4-byte aligned. `None` if memory is short, or
+    /// `len` is more than a gigabyte. Any context.
     #[inline]
     pub fn alloc_rx(dev: &NetDevice, len: u32) -> Option<Self> {
+        if len > MAX_ROOM {
+            return None;
+        }
         // SAFETY: the device is valid; the function returns null or a new, owned buffer.
         let skb = unsafe { bindings::netdev_alloc_skb_ip_align(dev.as_raw(), len) };
-        // `netdev_alloc_skb_ip_align` reserves its alignment bytes out of extra room it asks
-        // for: `len` bytes are left after the data start.
+        // `netdev_alloc_skb_ip_align` reserves its padding and alignment bytes out of extra
+        // room it asks for (with no wrap, `len` being at most `MAX_ROOM`): `len` bytes are
+        // left after the data start.
         NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
@@ -821,7 +836,8 @@ impl RxBuf {
 
     /// Zeroes the bytes from the data start to `len` not yet initialised, so that all of them
     /// can be read once mapped ([`RxMapping::read_with`] reads initialised bytes only): for a
-    /// buffer whose frame the CPU will look at, as a self-test's. [`EINVAL`] past the tailroom.
+    /// buffer whose frame the CPU will look at, as a self-test's. [`EINVAL`] past the room the
+    /// buffer was allocated with.
     pub fn clear_to(&mut self, len: u32) -> Result {
         if len > self.room {
             return Err(EINVAL);
@@ -845,7 +861,7 @@ impl RxBuf {
     /// Copies `src` to `offset` bytes past the data start, into the room after the data, without
     /// changing the length: for a device header written before the buffer is mapped (as an
     /// RFD). Bytes skipped before `offset` that were not yet initialised are zeroed. [`EINVAL`]
-    /// if it does not fit in the data and tailroom.
+    /// if it does not fit in the room the buffer was allocated with.
     #[inline]
     pub fn write_head(&mut self, offset: usize, src: &[u8]) -> Result {
         let room = self.room as usize;
@@ -918,11 +934,12 @@ impl RxBuf {
             return Err(EINVAL);
         }
         // SAFETY: the buffer is empty, linear and ours (type invariant), with `offset + len`
-        // bytes of tailroom (within `room`, type invariant, checked above): moving the data start and extending the data stay
-        // inside it. The device wrote the frame there; it holds at least an Ethernet header
-        // (checked above), which `eth_type_trans` pulls; the device is valid. One helper for
-        // the four steps (`skb_reserve`, `skb_put`, `eth_type_trans`, reading `pkt_type`): a
-        // call each would cost more than the work on every frame received.
+        // bytes of tailroom (within `room`, type invariant, checked above): moving the data
+        // start and extending the data stay inside it. The device wrote the frame there; it
+        // holds at least an Ethernet header (checked above), which `eth_type_trans` pulls; the
+        // device is valid. One helper for the four steps (`skb_reserve`, `skb_put`,
+        // `eth_type_trans`, reading `pkt_type`): a call each would cost more than the work on
+        // every frame received.
         let pkt_type = unsafe { bindings::skb_rx_frame(self.raw(), offset, len, dev.as_raw()) };
         let group = matches!(pkt_type, PACKET_BROADCAST | PACKET_MULTICAST);
         // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
@@ -1077,12 +1094,16 @@ impl RxMapping {
     /// ```
     ///
     /// (Compile-checked: a doctest has no device to map for. An offset past `N`, such as
-    /// `h.le16::<15>()`, does not compile.)
+    /// `h.le16::<15>()`, fails the build wherever the code using it is compiled: a checked
+    /// constant, evaluated when the function is instantiated, so not in a private function
+    /// nothing calls.)
     #[inline(always)]
     pub fn read_head<const N: usize, R>(&self, f: impl FnOnce(&Head<'_, N>) -> R) -> Result<R> {
         self.check_init(0, N)?;
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // Looked at once for both syncs (the bit does not change under a live mapping).
+        // Looked at once for both syncs: the bit is cleared only by a map call that bounces,
+        // so a mapping made while it was set never needs syncing, and one that bounced found
+        // it clear already.
         let sync = self.dev.need_sync();
         if sync {
             // SAFETY: the first `N` bytes are inside the live mapping (invariant, check above)
@@ -1286,9 +1307,10 @@ pub struct Head<'a, const N: usize> {
 }
 
 impl<const N: usize> Head<'_, N> {
-    /// The `K` bytes at `OFF`: one volatile load of a `u32` or `u16` where `K` is 4 or 2 and
-    /// the address is aligned for it, else byte by byte (a status word a device writes last is
-    /// read on its own first, then the rest after a read barrier).
+    /// The `K` bytes at `OFF`, read with volatile loads of the widest of 32, 16 or 8 bits the
+    /// address allows (a 32-bit field at a 2-byte aligned address as two 16-bit halves, never
+    /// bytes), in ascending order: a status word a device writes last is read on its own
+    /// first, then the rest after a read barrier.
     #[inline(always)]
     pub fn get<const OFF: usize, const K: usize>(&self) -> [u8; K] {
         const { assert!(OFF + K <= N, "field past the end of the header") };
@@ -1296,18 +1318,22 @@ impl<const N: usize> Head<'_, N> {
         // the assertion above).
         let p = unsafe { self.base.add(OFF) };
         let mut v = [0u8; K];
-        if let (Ok(w), true) = (
-            <&mut [u8; 4]>::try_from(v.as_mut_slice()),
-            (p as usize) % 4 == 0,
-        ) {
-            // SAFETY: as above, 4-byte aligned; any bits are a `u32`.
-            *w = unsafe { p.cast::<u32>().read_volatile() }.to_ne_bytes();
-        } else if let (Ok(w), true) = (
-            <&mut [u8; 2]>::try_from(v.as_mut_slice()),
-            (p as usize) % 2 == 0,
-        ) {
-            // SAFETY: as above, 2-byte aligned; any bits are a `u16`.
-            *w = unsafe { p.cast::<u16>().read_volatile() }.to_ne_bytes();
+        if K % 4 == 0 && (p as usize) % 4 == 0 {
+            for (k, w) in v.chunks_exact_mut(4).enumerate() {
+                // SAFETY: as above, 4-byte aligned; any bits are a `u32`.
+                let x = unsafe { p.add(4 * k).cast::<u32>().read_volatile() };
+                if let Ok(w) = <&mut [u8; 4]>::try_from(w) {
+                    *w = x.to_ne_bytes();
+                }
+            }
+        } else if K % 2 == 0 && (p as usize) % 2 == 0 {
+            for (k, w) in v.chunks_exact_mut(2).enumerate() {
+                // SAFETY: as above, 2-byte aligned; any bits are a `u16`.
+                let x = unsafe { p.add(2 * k).cast::<u16>().read_volatile() };
+                if let Ok(w) = <&mut [u8; 2]>::try_from(w) {
+                    *w = x.to_ne_bytes();
+                }
+            }
         } else {
             for (k, b) in v.iter_mut().enumerate() {
                 // SAFETY: as above.
@@ -1329,22 +1355,39 @@ impl<const N: usize> Head<'_, N> {
         u32::from_le_bytes(self.get::<OFF, 4>())
     }
 
-    /// Writes `v` at `OFF`: one volatile store of a `u32` or `u16` where `K` is 4 or 2 and the
-    /// address is aligned for it, else byte by byte. Several writes reach memory in program
-    /// order on a CPU that keeps store order; elsewhere a [`dma::wmb`](crate::dma::wmb)
-    /// between them orders them for the device.
+    /// Writes `v` at `OFF`, with volatile stores of the widest of 32, 16 or 8 bits the address
+    /// allows (a 32-bit field at a 2-byte aligned address as two 16-bit halves, never bytes),
+    /// in ascending order. Several writes reach memory in program order on a CPU that keeps
+    /// store order; elsewhere a [`dma::wmb`](crate::dma::wmb) between them orders them for a
+    /// coherent device (and a call of [`RxMapping::update_head`] each for one that is not).
     #[inline(always)]
     pub fn set<const OFF: usize, const K: usize>(&mut self, v: [u8; K]) {
         const { assert!(OFF + K <= N, "field past the end of the header") };
         // SAFETY: as in `get`; the view is the only CPU access to the bytes (type invariant:
         // it is reached through `&mut`).
         let p = unsafe { self.base.add(OFF) };
-        if let (Ok(w), true) = (<[u8; 4]>::try_from(v.as_slice()), (p as usize) % 4 == 0) {
-            // SAFETY: as above, 4-byte aligned.
-            unsafe { p.cast::<u32>().write_volatile(u32::from_ne_bytes(w)) };
-        } else if let (Ok(w), true) = (<[u8; 2]>::try_from(v.as_slice()), (p as usize) % 2 == 0) {
-            // SAFETY: as above, 2-byte aligned.
-            unsafe { p.cast::<u16>().write_volatile(u16::from_ne_bytes(w)) };
+        if K % 4 == 0 && (p as usize) % 4 == 0 {
+            for (k, w) in v.chunks_exact(4).enumerate() {
+                if let Ok(w) = <[u8; 4]>::try_from(w) {
+                    // SAFETY: as above, 4-byte aligned.
+                    unsafe {
+                        p.add(4 * k)
+                            .cast::<u32>()
+                            .write_volatile(u32::from_ne_bytes(w))
+                    };
+                }
+            }
+        } else if K % 2 == 0 && (p as usize) % 2 == 0 {
+            for (k, w) in v.chunks_exact(2).enumerate() {
+                if let Ok(w) = <[u8; 2]>::try_from(w) {
+                    // SAFETY: as above, 2-byte aligned.
+                    unsafe {
+                        p.add(2 * k)
+                            .cast::<u16>()
+                            .write_volatile(u16::from_ne_bytes(w))
+                    };
+                }
+            }
         } else {
             for (k, b) in v.iter().enumerate() {
                 // SAFETY: as above.
