@@ -2211,8 +2211,8 @@ impl net::dev::Operations for Nic {
             return 0;
         }
 
-        // `rx` is held to the end: its batch is kept from poll to poll, empty, so a receive
-        // poll does not build (zero) a new one.
+        // `rx` is held to the end: its batch (empty between polls) takes the buffers of the
+        // transmit clean below.
         let mut rx = self.rx.lock();
         let rx = &mut *rx;
         let (got, restart) = match rx.ring.as_mut() {
