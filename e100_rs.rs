@@ -321,8 +321,8 @@
 //!   (`dev_kfree_skb_any`).
 //! - `rx`: the RFA. Only poll uses it while the interface is up (not netpoll's poll, whose
 //!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
-//!   Poll holds it to its end (its transmit clean hands buffers over in a batch kept there).
-//!   Order: `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and
+//!   Poll holds it to its end (an RU restart it decides on is issued under `cu`, in its
+//!   transmit clean, at an RFD of the ring `rx` holds). Order: `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and
 //!   a transmit from inside GRO takes `cu` while `rx` is held).
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
 //!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
@@ -577,10 +577,10 @@ pub(crate) struct Nic {
     /// netpoll (netconsole) transmits and polls from any context, a hard interrupt included.
     #[pin]
     cu: SpinLockIrq<Cu>,
-    /// The RFA, and the batch a receive poll's transmit clean hands its buffers over in; used
-    /// by NAPI poll (not by a transmit-only poll), and by open/stop while NAPI is disabled.
+    /// The RFA (`None` while the interface is down); used by NAPI poll (not by a
+    /// transmit-only poll), and by open/stop while NAPI is disabled.
     #[pin]
-    rx: SpinLock<rings::PollState>,
+    rx: SpinLock<Option<RxRing>>,
     /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
@@ -1234,7 +1234,7 @@ impl Nic {
         // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
         let addrs = dev.lock_addrs();
         let start = rx.start_addr();
-        self.rx.lock().ring = Some(rx);
+        *self.rx.lock() = Some(rx);
         let mut cu = self.cu.lock();
         cu.ring = Some(cb);
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
@@ -1281,7 +1281,7 @@ impl Nic {
             let _bh = bh::disable();
             // Each guard is released at the end of its statement, inside the section.
             cb = self.cu.lock().ring.take();
-            rx = self.rx.lock().ring.take();
+            rx = self.rx.lock().take();
         }
         // Freed with bottom halves enabled: freeing coherent memory may sleep on some
         // platforms (remapped or IOMMU-backed allocations).
@@ -1788,7 +1788,7 @@ impl E100Driver {
                     },
                     "e100_rs::cu"
                 ),
-                rx <- new_spinlock!(rings::PollState::new(), "e100_rs::rx"),
+                rx <- new_spinlock!(None, "e100_rs::rx"),
                 counters: stats::DataCounters::default(),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
@@ -2201,8 +2201,7 @@ impl net::dev::Operations for Nic {
         if !rx_due {
             // Transmit completion only (a CU interrupt's poll, or netpoll's, from any context,
             // a hard interrupt included, as NAPI's contract allows for budget 0): the RFA and
-            // its lock are not touched, and the clean hands its buffers over in a batch of its
-            // own.
+            // its lock are not touched.
             if tx_due {
                 let mut freed = rings::Reclaimed::new();
                 let sent = self.reclaim(dev, io, poll, &mut freed, None);
@@ -2211,11 +2210,9 @@ impl net::dev::Operations for Nic {
             return 0;
         }
 
-        // `rx` is held to the end: its batch (empty between polls) takes the buffers of the
-        // transmit clean below.
+        // `rx` is held to the end: an RU restart is issued in the transmit clean below.
         let mut rx = self.rx.lock();
-        let rx = &mut *rx;
-        let (got, restart) = match rx.ring.as_mut() {
+        let (got, restart) = match rx.as_mut() {
             Some(ring) => {
                 let opts = rings::RxOpts {
                     fcs: self.rx_fcs.load(Ordering::Relaxed),
@@ -2258,7 +2255,8 @@ impl net::dev::Operations for Nic {
         };
         self.rx_more.store(got.work >= budget, Ordering::Relaxed);
         if tx_due || restart.is_some() {
-            let sent = self.reclaim(dev, io, poll, &mut rx.reclaimed, restart);
+            let mut freed = rings::Reclaimed::new();
+            let sent = self.reclaim(dev, io, poll, &mut freed, restart);
             self.count_sent(&sent);
         }
 

@@ -170,7 +170,6 @@ impl Nic {
             if self
                 .rx
                 .lock()
-                .ring
                 .as_ref()
                 .is_some_and(|r| r.holds_frame(&frame))
             {

@@ -429,7 +429,7 @@ pub(crate) const RECLAIM_BATCH: usize = 16;
 pub(crate) struct Reclaimed(SkbBatch<RECLAIM_BATCH>);
 
 impl Reclaimed {
-    /// An empty batch (nothing written: made for every transmit-only poll).
+    /// An empty batch (nothing written: made for every poll's transmit clean).
     #[inline(always)]
     pub(crate) fn new() -> Self {
         Self(SkbBatch::new())
@@ -467,23 +467,6 @@ impl Cleaned {
         self.bytes = self.bytes.wrapping_add(o.bytes);
         self.sent_pkts = self.sent_pkts.wrapping_add(o.sent_pkts);
         self.sent_bytes = self.sent_bytes.wrapping_add(o.sent_bytes);
-    }
-}
-
-/// What NAPI poll keeps under the `rx` lock: the RFA (`None` while the interface is down) and
-/// the batch a receive poll's transmit clean hands completed buffers over in (empty between
-/// polls).
-pub(crate) struct PollState {
-    pub(crate) ring: Option<RxRing>,
-    pub(crate) reclaimed: Reclaimed,
-}
-
-impl PollState {
-    pub(crate) fn new() -> Self {
-        Self {
-            ring: None,
-            reclaimed: Reclaimed::new(),
-        }
     }
 }
 
@@ -821,8 +804,9 @@ impl RxRing {
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
     /// re-armed, already a stop point ([`Self::advance`]): the old one becomes an ordinary RFD
     /// leading to the first of them. Its link is written first, while its EL still holds the
-    /// RU; then, after a write barrier, its status and command (status 0, EL cleared), and,
-    /// after another, its size (e100.c's order), each write synced for the device on its own.
+    /// RU; then its status and command (status 0, EL cleared), and then its size (e100.c's
+    /// order), each write published to the device on its own
+    /// ([`Head::publish`](kernel::net::skbuff::Head::publish)).
     /// A device reading the header meanwhile never finds EL clear beside the link to the
     /// buffer this pass took away, nor room in an RFD that is still a stop point (a frame
     /// received there would be overwritten by the restore). One that reads it between the
@@ -838,29 +822,22 @@ impl RxRing {
         let Some(r) = self.bufs.get_mut(old) else {
             return;
         };
-        // Three writes, each synced for the device on its own (on a device that is not
-        // coherent, or whose mappings are bounced, the sync is what the device sees, and one
-        // sync would show it all three at once, in no order).
-        if r.buf
-            .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_LINK_OFFSET }>(to))
-            .is_err()
-        {
-            return;
-        }
-        dma::wmb();
         // Status 0 and the command word with EL cleared.
         let [w0, ..] = desc::rfd_header_words(to, false, RFD_SIZE);
-        if r.buf
-            .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_STATUS_OFFSET }>(w0))
-            .is_err()
-        {
+        // Three writes, each published on its own (a write barrier, and, on a device that is
+        // not coherent or whose mappings are bounced, a sync: one sync at the end would show
+        // it all three at once, in no order). The size is written alone: the count is read
+        // only from an RFD the RU has completed again.
+        let written = r.buf.update_head::<RFD_LEN, _>(|h| {
+            h.set_le32::<{ desc::RFD_LINK_OFFSET }>(to);
+            h.publish();
+            h.set_le32::<{ desc::RFD_STATUS_OFFSET }>(w0);
+            h.publish();
+            h.set_le16::<{ desc::RFD_SIZE_OFFSET }>(RFD_SIZE);
+        });
+        if written.is_err() {
             return;
         }
-        dma::wmb();
-        // The size alone (the count is read only from an RFD the RU has completed again).
-        let _ = r
-            .buf
-            .update_head::<RFD_LEN, _>(|h| h.set_le16::<{ desc::RFD_SIZE_OFFSET }>(RFD_SIZE));
         self.stop = new;
     }
 

@@ -470,7 +470,7 @@ impl DevRef {
     unsafe fn sync_for_cpu(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
         if self.need_sync() {
             // SAFETY: the caller's guarantee.
-            unsafe { bindings::dma_sync_single_for_cpu(self.raw, addr, len, dir) };
+            unsafe { self.sync_for_cpu_always(addr, len, dir) };
         }
     }
 
@@ -483,7 +483,7 @@ impl DevRef {
     unsafe fn sync_for_device(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
         if self.need_sync() {
             // SAFETY: the caller's guarantee.
-            unsafe { bindings::dma_sync_single_for_device(self.raw, addr, len, dir) };
+            unsafe { self.sync_for_device_always(addr, len, dir) };
         }
     }
 
@@ -888,14 +888,17 @@ impl RxBuf {
     /// Maps the first `len` bytes of data and tailroom for `dev` to read and write (the CPU
     /// writes descriptors into them, the device writes frames). Of them, the CPU may read
     /// those initialised before ([`RxBuf::write_head`], [`RxBuf::clear_to`]) through the
-    /// mapping. On failure the buffer is handed back with the error.
+    /// mapping. On failure the buffer is handed back with the error: [`EINVAL`] for no length,
+    /// more than the room the buffer was allocated with, or data not aligned as a receive
+    /// buffer's always is ([`RxBuf::alloc_rx`], [`RxBuf::alloc`]: 4 bytes on x86), [`ENOMEM`]
+    /// if it cannot be mapped.
     #[inline]
     pub fn map(
         self,
         dev: &Device<Bound>,
         len: u32,
     ) -> core::result::Result<RxMapping, (Self, Error)> {
-        if len == 0 || len > self.room {
+        if len == 0 || len > self.room || !rx_data_aligned(&self) {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
@@ -910,7 +913,7 @@ impl RxBuf {
         if mapping_failed(dev, addr) {
             return Err((self, ENOMEM));
         }
-        // INVARIANT: mapped just above.
+        // INVARIANT: mapped just above; the data's alignment was checked before.
         Ok(RxMapping {
             buf: self,
             dev: DevRef::new(dev),
@@ -954,12 +957,37 @@ impl RxBuf {
     }
 }
 
+/// The alignment of a mapped receive buffer's data ([`RxMapping`]'s invariant, checked when
+/// it is mapped): 4 bytes where `NET_IP_ALIGN` is a multiple of 4 (x86, whose receive buffers
+/// start at `NET_SKB_PAD` into a cache-aligned allocation), else that of `NET_IP_ALIGN`, which
+/// the allocator adds to such a start. A [`Head`]'s accesses take their width from it when the
+/// driver is compiled, not from an address test on every access.
+const RX_DATA_ALIGN: usize = {
+    let ip = bindings::NET_IP_ALIGN as usize;
+    if ip % 4 == 0 {
+        4
+    } else if ip % 2 == 0 {
+        2
+    } else {
+        1
+    }
+};
+
+/// Whether `buf`'s data may be mapped as an [`RxMapping`]'s: aligned to [`RX_DATA_ALIGN`].
+#[inline]
+fn rx_data_aligned(buf: &RxBuf) -> bool {
+    // SAFETY: the buffer is valid (`RxBuf`'s invariant); only the pointer is read.
+    let data = unsafe { (*buf.raw()).data };
+    (data as usize) % RX_DATA_ALIGN == 0
+}
+
 /// A driver's buffer mapped for the device to read and write.
 ///
 /// # Invariants
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
-/// buffer's data, which stays there (nobody moves the data of a buffer we own).
+/// buffer's data, which stays there (nobody moves the data of a buffer we own), at an address
+/// that is a multiple of [`RX_DATA_ALIGN`].
 pub struct RxMapping {
     buf: RxBuf,
     dev: DevRef,
@@ -1099,36 +1127,13 @@ impl RxMapping {
     /// nothing calls.)
     #[inline(always)]
     pub fn read_head<const N: usize, R>(&self, f: impl FnOnce(&Head<'_, N>) -> R) -> Result<R> {
-        self.check_init(0, N)?;
-        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // Looked at once for both syncs: the bit is cleared only by a map call that bounces,
-        // so a mapping made while it was set never needs syncing, and one that bounced found
-        // it clear already.
-        let sync = self.dev.need_sync();
-        if sync {
-            // SAFETY: the first `N` bytes are inside the live mapping (invariant, check above)
-            // and initialised (`RxBuf`'s invariant, check above).
-            unsafe { self.dev.sync_for_cpu_always(self.addr, N, dir) };
-        }
-        // INVARIANT: synced for the CPU until the sync back below, after `f` has returned; the
-        // view is handed out shared, so nothing is written through it.
-        let head = Head {
-            // SAFETY: the data pointer of the buffer we own.
-            base: unsafe { (*self.buf.raw()).data },
-            _p: PhantomData,
-        };
-        let r = f(&head);
-        if sync {
-            // SAFETY: as above; hands the bytes back to the device.
-            unsafe { self.dev.sync_for_device_always(self.addr, N, dir) };
-        }
-        Ok(r)
+        // SAFETY: `f` is handed the view shared: nothing is written through it.
+        unsafe { self.with_head(|h| f(h)) }
     }
 
     /// As [`RxMapping::read_head`], with a view that writes the header's fields too (each
     /// write a volatile store, in program order; a device that must see one before another
-    /// needs a [`dma::wmb`](crate::dma::wmb) between them, and, where the device is not
-    /// coherent, a call of its own for each).
+    /// needs a [`Head::publish`] between them).
     ///
     /// # Examples
     ///
@@ -1139,30 +1144,67 @@ impl RxMapping {
     /// fn link(rfd: &mut RxMapping, next: u32) -> kernel::error::Result {
     ///     rfd.update_head::<16, _>(|h| h.set_le32::<4>(next))
     /// }
+    ///
+    /// /// Gives a descriptor back to the device: its link first, then, once the device can
+    /// /// see the link, its status word cleared.
+    /// fn give_back(rfd: &mut RxMapping, next: u32) -> kernel::error::Result {
+    ///     rfd.update_head::<16, _>(|h| {
+    ///         h.set_le32::<4>(next);
+    ///         h.publish();
+    ///         h.set_le16::<0>(0);
+    ///     })
+    /// }
     /// ```
     #[inline(always)]
     pub fn update_head<const N: usize, R>(
         &mut self,
         f: impl FnOnce(&mut Head<'_, N>) -> R,
     ) -> Result<R> {
+        // SAFETY: the mapping is borrowed uniquely for the call: the view is the only CPU
+        // access to the bytes.
+        unsafe { self.with_head(f) }
+    }
+
+    /// The body of [`RxMapping::read_head`] and [`RxMapping::update_head`]: checks that the
+    /// first `N` bytes are mapped and initialised ([`EINVAL`] if not), syncs them for the CPU,
+    /// runs `f` on a [`Head`] view of them, and syncs them back for the device.
+    ///
+    /// # Safety
+    ///
+    /// `f` writes through the view only if the caller holds the mapping uniquely (`&mut`) for
+    /// the call.
+    #[inline(always)]
+    unsafe fn with_head<const N: usize, R>(
+        &self,
+        f: impl FnOnce(&mut Head<'_, N>) -> R,
+    ) -> Result<R> {
         self.check_init(0, N)?;
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        // Looked at once for both syncs (and the view's `publish`): the bit is cleared only by
+        // a map call that bounces, so a mapping made while it was set never needs syncing, and
+        // one that bounced found it clear already.
         let sync = self.dev.need_sync();
         if sync {
-            // SAFETY: as in `read_head`.
+            // SAFETY: the first `N` bytes are inside the live mapping (invariant, check above)
+            // and initialised (`RxBuf`'s invariant, check above).
             unsafe { self.dev.sync_for_cpu_always(self.addr, N, dir) };
         }
-        // INVARIANT: as in `read_head`; the mapping is borrowed uniquely, so this view is the
-        // only CPU access to the bytes. Writes inside the first `init` bytes keep them
-        // initialised (`RxBuf`'s invariant holds unchanged).
+        // INVARIANT: the first `N` bytes are mapped and initialised (checked above) and synced
+        // for the CPU (above, where the device needs it; `publish` syncs them back for the CPU
+        // after each sync for the device) until the sync back below, after `f` has returned;
+        // the data's alignment is the mapping's (invariant). The caller's guarantee: a view
+        // written through is the only CPU access to the bytes. Writes inside the first `init`
+        // bytes keep them initialised (`RxBuf`'s invariant holds unchanged).
         let mut head = Head {
             // SAFETY: the data pointer of the buffer we own.
             base: unsafe { (*self.buf.raw()).data },
+            sync: sync.then_some((&self.dev, self.addr)),
             _p: PhantomData,
         };
         let r = f(&mut head);
         if sync {
-            // SAFETY: as above; CPU writes between the two syncs reach the device.
+            // SAFETY: as above; hands the bytes back to the device (CPU writes between the two
+            // syncs reach it).
             unsafe { self.dev.sync_for_device_always(self.addr, N, dir) };
         }
         Ok(r)
@@ -1173,7 +1215,8 @@ impl RxMapping {
     /// than dropped and taken again for every frame. `dev` must be the device the mapping was
     /// made for (bound, as a new mapping requires). The device must be done with the old
     /// buffer. On failure the mapping is unchanged and `buf` is handed back: [`EINVAL`] for
-    /// another device or a buffer with less room than the mapping's length, [`ENOMEM`] if it
+    /// another device, a buffer with less room than the mapping's length or data not aligned
+    /// as [`RxBuf::map`] requires, [`ENOMEM`] if it
     /// cannot be mapped.
     ///
     /// # Examples
@@ -1199,7 +1242,7 @@ impl RxMapping {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
-        if dev.as_raw() != self.dev.raw() || len > buf.room {
+        if dev.as_raw() != self.dev.raw() || len > buf.room || !rx_data_aligned(&buf) {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
@@ -1214,7 +1257,8 @@ impl RxMapping {
         // SAFETY: the old mapping is live (invariant) and ended exactly once, here; it is
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
-        // INVARIANT: `addr` maps `len` bytes of the new buffer's data for the same device.
+        // INVARIANT: `addr` maps `len` bytes of the new buffer's data, whose alignment was
+        // checked above, for the same device.
         self.addr = addr;
         Ok(core::mem::replace(&mut self.buf, buf))
     }
@@ -1300,10 +1344,27 @@ impl CpuView<'_> {
 /// # Invariants
 ///
 /// `base .. base + N` are mapped, initialised bytes of a live mapping, synced for the CPU for
-/// `'a`. A view reached through `&mut` is the only CPU access to them for `'a`.
+/// `'a`, and `base` is a multiple of [`RX_DATA_ALIGN`]. A view reached through `&mut` is the
+/// only CPU access to them for `'a`. `sync` is the mapping's device and bus address when the
+/// device needs its mappings synced, `None` when not.
 pub struct Head<'a, const N: usize> {
     base: *mut u8,
+    sync: Option<(&'a DevRef, DmaAddr)>,
     _p: PhantomData<&'a mut [u8; N]>,
+}
+
+/// How a `K`-byte field at `OFF` of a [`Head`] is accessed: 4 for 32-bit accesses, 2 for
+/// 16-bit ones, 1 for bytes; the widest the field's length and its address's alignment
+/// ([`RX_DATA_ALIGN`] and `OFF`) allow, so a 32-bit field at a 2-byte aligned address is two
+/// 16-bit halves, never bytes. Known when the driver is compiled.
+const fn head_width(off: usize, k: usize) -> usize {
+    if k % 4 == 0 && off % 4 == 0 && RX_DATA_ALIGN % 4 == 0 {
+        4
+    } else if k % 2 == 0 && off % 2 == 0 && RX_DATA_ALIGN % 2 == 0 {
+        2
+    } else {
+        1
+    }
 }
 
 impl<const N: usize> Head<'_, N> {
@@ -1314,11 +1375,13 @@ impl<const N: usize> Head<'_, N> {
     #[inline(always)]
     pub fn get<const OFF: usize, const K: usize>(&self) -> [u8; K] {
         const { assert!(OFF + K <= N, "field past the end of the header") };
+        let width = const { head_width(OFF, K) };
         // SAFETY: `OFF..OFF + K` lies in the `N` synced, initialised bytes (type invariant,
         // the assertion above).
         let p = unsafe { self.base.add(OFF) };
         let mut v = [0u8; K];
-        if K % 4 == 0 && (p as usize) % 4 == 0 {
+        // `base` is aligned to `RX_DATA_ALIGN` (type invariant), so `p` to `width`.
+        if width == 4 {
             for (k, w) in v.chunks_exact_mut(4).enumerate() {
                 // SAFETY: as above, 4-byte aligned; any bits are a `u32`.
                 let x = unsafe { p.add(4 * k).cast::<u32>().read_volatile() };
@@ -1326,7 +1389,7 @@ impl<const N: usize> Head<'_, N> {
                     *w = x.to_ne_bytes();
                 }
             }
-        } else if K % 2 == 0 && (p as usize) % 2 == 0 {
+        } else if width == 2 {
             for (k, w) in v.chunks_exact_mut(2).enumerate() {
                 // SAFETY: as above, 2-byte aligned; any bits are a `u16`.
                 let x = unsafe { p.add(2 * k).cast::<u16>().read_volatile() };
@@ -1358,15 +1421,16 @@ impl<const N: usize> Head<'_, N> {
     /// Writes `v` at `OFF`, with volatile stores of the widest of 32, 16 or 8 bits the address
     /// allows (a 32-bit field at a 2-byte aligned address as two 16-bit halves, never bytes),
     /// in ascending order. Several writes reach memory in program order on a CPU that keeps
-    /// store order; elsewhere a [`dma::wmb`](crate::dma::wmb) between them orders them for a
-    /// coherent device (and a call of [`RxMapping::update_head`] each for one that is not).
+    /// store order; a device that must see them in order needs a [`Head::publish`] between
+    /// them (a write barrier, and a sync where the device is not coherent).
     #[inline(always)]
     pub fn set<const OFF: usize, const K: usize>(&mut self, v: [u8; K]) {
         const { assert!(OFF + K <= N, "field past the end of the header") };
+        let width = const { head_width(OFF, K) };
         // SAFETY: as in `get`; the view is the only CPU access to the bytes (type invariant:
         // it is reached through `&mut`).
         let p = unsafe { self.base.add(OFF) };
-        if K % 4 == 0 && (p as usize) % 4 == 0 {
+        if width == 4 {
             for (k, w) in v.chunks_exact(4).enumerate() {
                 if let Ok(w) = <[u8; 4]>::try_from(w) {
                     // SAFETY: as above, 4-byte aligned.
@@ -1377,7 +1441,7 @@ impl<const N: usize> Head<'_, N> {
                     };
                 }
             }
-        } else if K % 2 == 0 && (p as usize) % 2 == 0 {
+        } else if width == 2 {
             for (k, w) in v.chunks_exact(2).enumerate() {
                 if let Ok(w) = <[u8; 2]>::try_from(w) {
                     // SAFETY: as above, 2-byte aligned.
@@ -1406,5 +1470,25 @@ impl<const N: usize> Head<'_, N> {
     #[inline(always)]
     pub fn set_le32<const OFF: usize>(&mut self, v: u32) {
         self.set::<OFF, 4>(v.to_le_bytes())
+    }
+
+    /// Makes the writes so far reach the device before any made after: a write barrier and,
+    /// for a device whose mappings need syncing (not coherent, or bounced), the header synced
+    /// for the device and back for the CPU, so that the device sees each step on its own
+    /// rather than all of them, in no order, when the view ends. One header check and one
+    /// look at whether to sync for the whole sequence.
+    #[inline(always)]
+    pub fn publish(&mut self) {
+        crate::dma::wmb();
+        if let Some((dev, addr)) = self.sync {
+            let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+            // SAFETY: the first `N` bytes of the live mapping at `addr`, made for `dev` with
+            // `dir` (type invariant); synced back for the CPU at once, so the view's invariant
+            // holds again when this returns.
+            unsafe {
+                dev.sync_for_device_always(addr, N, dir);
+                dev.sync_for_cpu_always(addr, N, dir);
+            }
+        }
     }
 }
