@@ -812,6 +812,7 @@ impl RxRing {
     /// received there would be overwritten by the restore). One that reads it between the
     /// last two writes finds EL clear and no room, and completes it empty (QEMU's model:
     /// `clean` re-arms it once the RU has gone past it).
+    #[inline(always)]
     fn move_stop(&mut self) {
         let new = self.prev(self.clean);
         if new == self.stop {
