@@ -12,7 +12,10 @@ Each block is attributed by its first address to the symbol that contains it:
   driver   the driver's module text: e100_rs.ko, or e100.ko and mii.ko
   helpers  rust_helper_* in the kernel (the C shims the Rust code calls)
   kcrate   the rest of the Rust code in the kernel (the kernel crate, core, alloc)
-  kernel   every instruction above 0xffff800000000000 (the three above included)
+  mmio     the kernel's out-of-line register accessors (ioread8/iowrite32 and kin, lib/iomap.c)
+           that a driver calls: e100.c's register accesses, counted apart from its module
+           (e100_rs's `Io` accessors are inlined into its module)
+  kernel   every instruction above 0xffff800000000000 (the four above included)
   user     the rest (the workload's process, the shell)
 
 Per phase: each group's instructions per packet (the phase's packets: tx for a transmit phase,
@@ -26,6 +29,7 @@ import subprocess
 import sys
 
 KERNEL_BASE = 0xFFFF800000000000
+MMIO_RE = re.compile(r"(ioread|iowrite)(8|16|32|64)(be)?(_rep)?$")
 IRQ_RE = re.compile(r"e100_intr\b|::interrupt\b|irq_handler|handle_irq|irq::handle_callback")
 
 
@@ -69,6 +73,8 @@ def group_of(name, module, driver_mods):
         return "helpers"
     if name.startswith("_R"):
         return "kcrate"
+    if MMIO_RE.match(name):
+        return "mmio"
     return "kernel-c"
 
 
@@ -133,7 +139,7 @@ def main():
         if counts is None:
             print(f"phase {m} {ph['name']}: no counts from the plugin", file=sys.stderr)
             continue
-        groups = {"driver": 0, "helpers": 0, "kcrate": 0, "kernel": 0, "user": 0}
+        groups = {"driver": 0, "helpers": 0, "kcrate": 0, "mmio": 0, "kernel": 0, "user": 0}
         by_sym, sym_group = {}, {}
         kernel_sym = {}  # every kernel symbol, for the whole kernel's top list
         for addr, c in counts.items():
