@@ -807,15 +807,19 @@ impl Nic {
                 }
                 match cu.ring.as_mut() {
                     Some(ring) => {
+                        // `start_xmit` stops the queue only with the ring full, under `cu`,
+                        // and only a clean frees a CB: the queue is looked at (a call) only
+                        // when this clean may have made the first room since.
+                        let was_full = ring.avail() == 0;
                         let c = ring.clean(freed);
                         if ring.has_unsent() {
                             ring.kick(io);
                         }
                         if c.pkts > 0 {
                             dev.completed_queue(c.pkts, c.bytes);
-                            if dev.queue_stopped() && ring.avail() > 0 {
-                                dev.wake_queue();
-                            }
+                        }
+                        if was_full && ring.avail() > 0 && dev.queue_stopped() {
+                            dev.wake_queue();
                         }
                         cleaned.add(&c);
                         self.tx_busy.store(ring.busy(), Ordering::Relaxed);
