@@ -99,11 +99,12 @@
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
-//! point, which the RU cannot pass meanwhile, is restored last: its link, then, after a write
-//! barrier, its status and command with EL cleared, then its size, each synced on its own (so a
-//! device reading it meanwhile never sees EL clear beside the link to a buffer the poll took
-//! away, nor room in an RFD that still ends the list; one that reads it between the last two
-//! writes completes it empty, and the poll re-arms it once the RU has gone past). The newest
+//! point, which the RU cannot pass meanwhile, is restored last: its link, then its status and
+//! command with EL cleared, then its size, each published to the device on its own (a write
+//! barrier, and a sync where the mapping needs one: `Head::publish`). A device reading it
+//! meanwhile never sees EL clear beside the link to a buffer the poll took away, nor room in
+//! an RFD that still ends the list; one that reads it between the last two writes completes it
+//! empty, and the poll re-arms it once the RU has gone past. The newest
 //! RFD is then the only stop point again, with no write of its own. If the RU is not ready
 //! after that, it is restarted at the next RFD to clean, but only once that RFD holds no frame,
 //! so nothing the RU wrote is overwritten before it is delivered. Whether the RU stopped is
@@ -321,9 +322,11 @@
 //!   (`dev_kfree_skb_any`).
 //! - `rx`: the RFA. Only poll uses it while the interface is up (not netpoll's poll, whose
 //!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
-//!   Poll holds it to its end (an RU restart it decides on is issued under `cu`, in its
-//!   transmit clean, at an RFD of the ring `rx` holds). Order: `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and
-//!   a transmit from inside GRO takes `cu` while `rx` is held).
+//!   What keeps the RFA (and an RU restart address poll hands to its transmit clean) valid
+//!   while poll runs is NAPI: `stop` and the other paths that free the RFA disable NAPI
+//!   first. Poll holds `rx` to its end all the same (nothing contends for it then). Order:
+//!   `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and a
+//!   transmit from inside GRO takes `cu` while `rx` is held).
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
 //!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
 //!   context; held across PHY accesses that sleep). Taken before the address list and `cu`
@@ -775,7 +778,8 @@ impl Nic {
     /// NAPI poll's transmit clean: returns completed CBs to the ring in batches of `freed`,
     /// each freed once the CU lock is dropped (freeing runs destructors that must not run with
     /// interrupts disabled), kicks CBs the SCB has not taken yet, and completes them for BQL,
-    /// waking the queue when room was made. With `restart`, the RU is first started at that
+    /// waking the queue when a clean found the ring full (the one state `start_xmit` stops it
+    /// in) and made room. With `restart`, the RU is first started at that
     /// address (an SCB command: under the CU lock). At most a ring's worth of batches: on an
     /// emulated chip CBs complete as fast as another CPU queues them, and a softirq must not
     /// chase them for ever. Returns what was sent.
@@ -2021,7 +2025,8 @@ impl net::dev::Operations for Nic {
         };
         if ring.avail() == 0 {
             // The queue is stopped whenever the ring fills, so this is a race with the
-            // stack; let it retry once `poll` has cleaned.
+            // stack; let it retry once `poll` has cleaned. (Stopped only with the ring full:
+            // `reclaim` looks for a stopped queue only after a clean that found it so.)
             dev.stop_queue();
             return TxOutcome::Busy(skb);
         }
@@ -2046,6 +2051,7 @@ impl net::dev::Operations for Nic {
         }
         dev.sent_queue(len);
         if ring.avail() == 0 {
+            // Only with the ring full (see above); only `clean` frees a CB.
             dev.stop_queue();
         }
         TxOutcome::Ok

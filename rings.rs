@@ -26,8 +26,9 @@
 //! does not receive into; reaching it, the RU goes to "no resources" (RNR). Cleaning refills
 //! (or re-arms) each RFD it consumes as a stop point, and turns the one refilled before it into
 //! an ordinary RFD; after the pass the old stop point, which the RU could not pass meanwhile,
-//! is restored (its link first, then, after write barriers, EL cleared and its size), so the newest
-//! RFD is the stop point and the RU can never run past it. If the RU stopped, it is restarted
+//! is restored (its link first, then EL cleared, then its size, each published to the device
+//! on its own: a write barrier, and a sync where the mapping needs one), so the newest RFD is
+//! the stop point and the RU can never run past it. If the RU stopped, it is restarted
 //! at the first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote
 //! is never overwritten before it is delivered.
 
@@ -158,7 +159,7 @@ pub(crate) struct Cleaned {
 /// not yet handed over, and the `avail` from `to_use` on are free; `sent + unsent + avail ==
 /// count` (counts, not index comparisons, so a full ring, where all three indices meet, is
 /// told from an empty one). Slot `i` of `tx` holds a frame only for a transmit CB not yet
-/// cleaned.
+/// cleaned. `avail` grows only in [`CbRing::clean`] (the driver's queue wake-up relies on it).
 pub(crate) struct CbRing {
     mem: CoherentAllocation<Cb>,
     tx: TxSlots,

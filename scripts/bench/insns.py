@@ -12,9 +12,10 @@ Each block is attributed by its first address to the symbol that contains it:
   driver   the driver's module text: e100_rs.ko, or e100.ko and mii.ko
   helpers  rust_helper_* in the kernel (the C shims the Rust code calls)
   kcrate   the rest of the Rust code in the kernel (the kernel crate, core, alloc)
-  mmio     the kernel's out-of-line register accessors (ioread8/iowrite32 and kin, lib/iomap.c)
-           that a driver calls: e100.c's register accesses, counted apart from its module
-           (e100_rs's `Io` accessors are inlined into its module)
+  mmio     the kernel's out-of-line register accessors (ioread8/iowrite32 and kin, lib/iomap.c):
+           e100.c's register accesses, counted apart from its module (e100_rs's `Io`
+           accessors are inlined into its module). Counted whoever calls them: that e100_rs's
+           runs show none is what shows no other caller ran during the workloads.
   kernel   every instruction above 0xffff800000000000 (the four above included)
   user     the rest (the workload's process, the shell)
 
@@ -178,6 +179,9 @@ def main():
                      "per_packet": c / n if n else None, "instructions": c} for s, c in top],
             "kernel_top": [{"symbol": ktop_names.get(s, s), "per_packet": c / n if n else None}
                            for s, c in ktop],
+            # Every kernel symbol that ran at least once a packet, for the report's
+            # differences between the drivers (raw names: the two runs are matched by name).
+            "kernel_syms": {s: c / n for s, c in kernel_sym.items() if n and c >= n},
         }
     if a.json:
         with open(a.json, "w") as f:

@@ -135,6 +135,40 @@ def charts(d, vals, runs):
     return made
 
 
+def kernel_differences(runs, phases, n=12):
+    """Per phase, the `n` kernel symbols whose per-packet counts differ most between the
+    drivers' first runs (from insns.py's `kernel_syms`; none for counts made before it)."""
+    out = []
+    if "e100" not in runs or "e100_rs" not in runs:
+        return out
+    for ph in phases:
+        a = runs["e100"][0]["phases"].get(ph, {}).get("kernel_syms")
+        b = runs["e100_rs"][0]["phases"].get(ph, {}).get("kernel_syms")
+        if a is None or b is None or ph.startswith("idle"):
+            continue
+        names = set(a) | set(b)
+        top = sorted(names, key=lambda s: -abs(b.get(s, 0) - a.get(s, 0)))[:n]
+        nice = demangle_names(top)
+        total = sum(b.values()) - sum(a.values())
+        short = lambda x: x if len(x) <= 48 else "…" + x[-47:]
+        out.append(f"- **{ph}** (every symbol that ran once a packet, summed: {total:+,.0f}): "
+                   + ", ".join(f"`{short(nice[s])}` {b.get(s, 0) - a.get(s, 0):+,.0f}"
+                               for s in top))
+    return out
+
+
+def demangle_names(names):
+    """Rust symbols demangled (c++filt knows the v0 scheme), crate hashes dropped."""
+    import re
+    import subprocess
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return {s: s for s in names}
+    return {s: re.sub(r"\[[0-9a-f]+\]", "", d) for s, d in zip(names, out)}
+
+
 def main():
     d = sys.argv[1]
     out = []
@@ -150,8 +184,10 @@ def main():
                    "between runs in percent. The driver module is e100_rs.ko, or e100.ko + "
                    "mii.ko; register accessor calls are the kernel's out-of-line "
                    "`ioread*`/`iowrite*` the driver calls for its register accesses (e100.c's; "
-                   "e100_rs's are inlined into its module); the whole kernel includes all of "
-                   "these.\n")
+                   "e100_rs's are inlined into its module; counts made before that row existed "
+                   "have neither it nor the sum after it, and count e100.c's accessors under the "
+                   "whole kernel only); the whole kernel includes all of these. Each row is "
+                   "rounded on its own, so a sum may differ by one from its rounded parts.\n")
         out.append("| phase | counted | e100 | e100_rs | e100_rs / e100 | apart (e100, e100_rs) |")
         out.append("|---|---|---:|---:|---:|---|")
         phases = list(runs.get("e100_rs", runs.get("e100"))[0]["phases"])
@@ -181,13 +217,15 @@ def main():
                     for drv in ("e100", "e100_rs"):
                         own[drv] = [sum(r["phases"][ph]["per_packet"].get(k) or 0
                                         for k in ("driver", "helpers", "kcrate", "mmio"))
-                                    for r in runs.get(drv, []) if ph in r["phases"]]
+                                    for r in runs.get(drv, []) if ph in r["phases"]
+                                    and r["phases"][ph]["per_packet"].get("driver") is not None]
                     c = statistics.median(own["e100"]) if own["e100"] else None
                     rs = statistics.median(own["e100_rs"]) if own["e100_rs"] else None
                     ratio = f"{rs / c:.2f}" if c and rs else "-"
                     apart = ", ".join(f"{spread(own[k]):.2f}%" if len(own[k]) > 1 else "-"
                                       for k in ("e100", "e100_rs"))
-                    out.append(f"| {ph} | **the driver's, in all** (the four above) | "
+                    out.append(f"| {ph} | **the driver's, in all** (module, helpers, kernel's "
+                               f"Rust code, accessor calls; each run summed, then the median) | "
                                f"{fmt(c)} | {fmt(rs)} | {ratio} | {apart} |")
         out.append("")
         for drv in ("e100", "e100_rs"):
@@ -198,6 +236,15 @@ def main():
                 top = ", ".join(f"`{t['symbol'][:70]}` {t['per_packet']:,.0f}"
                                 for t in r["top"][:6])
                 out.append(f"- **{ph}** ({r['packets']} {r.get('unit', 'packet')}s, {r['irq']} interrupts): {top}")
+            out.append("")
+        diffs = kernel_differences(runs, phases)
+        if diffs:
+            out.append("### Where the whole kernel differs (run 1, instructions per packet)\n")
+            out.append("The kernel symbols whose counts differ most between the drivers "
+                       "(e100_rs minus e100; symbols that ran at least once a packet with "
+                       "either): the drivers' own code and what each makes the rest of the "
+                       "kernel do (GRO or not, BQL, locks, allocations).\n")
+            out.extend(diffs)
             out.append("")
         out.append("### Top symbols of the whole kernel (run 1, instructions per packet)\n")
         out.append("What the rest of the kernel does per packet with each driver (allocations, "

@@ -1216,8 +1216,7 @@ impl RxMapping {
     /// made for (bound, as a new mapping requires). The device must be done with the old
     /// buffer. On failure the mapping is unchanged and `buf` is handed back: [`EINVAL`] for
     /// another device, a buffer with less room than the mapping's length or data not aligned
-    /// as [`RxBuf::map`] requires, [`ENOMEM`] if it
-    /// cannot be mapped.
+    /// as [`RxBuf::map`] requires, [`ENOMEM`] if it cannot be mapped.
     ///
     /// # Examples
     ///
@@ -1345,8 +1344,9 @@ impl CpuView<'_> {
 ///
 /// `base .. base + N` are mapped, initialised bytes of a live mapping, synced for the CPU for
 /// `'a`, and `base` is a multiple of [`RX_DATA_ALIGN`]. A view reached through `&mut` is the
-/// only CPU access to them for `'a`. `sync` is the mapping's device and bus address when the
-/// device needs its mappings synced, `None` when not.
+/// only CPU access to them for `'a`. `sync`, when the device needs its mappings synced (`None`
+/// when not), is the device and the bus address of `base`, the start of a live
+/// `DMA_BIDIRECTIONAL` mapping of at least `N` bytes made for it.
 pub struct Head<'a, const N: usize> {
     base: *mut u8,
     sync: Option<(&'a DevRef, DmaAddr)>,
@@ -1422,7 +1422,8 @@ impl<const N: usize> Head<'_, N> {
     /// allows (a 32-bit field at a 2-byte aligned address as two 16-bit halves, never bytes),
     /// in ascending order. Several writes reach memory in program order on a CPU that keeps
     /// store order; a device that must see them in order needs a [`Head::publish`] between
-    /// them (a write barrier, and a sync where the device is not coherent).
+    /// them (a write barrier, and a sync where its mappings need syncing: not coherent, or
+    /// bounced).
     #[inline(always)]
     pub fn set<const OFF: usize, const K: usize>(&mut self, v: [u8; K]) {
         const { assert!(OFF + K <= N, "field past the end of the header") };
@@ -1472,23 +1473,27 @@ impl<const N: usize> Head<'_, N> {
         self.set::<OFF, 4>(v.to_le_bytes())
     }
 
-    /// Makes the writes so far reach the device before any made after: a write barrier and,
-    /// for a device whose mappings need syncing (not coherent, or bounced), the header synced
-    /// for the device and back for the CPU, so that the device sees each step on its own
-    /// rather than all of them, in no order, when the view ends. One header check and one
-    /// look at whether to sync for the whole sequence.
+    /// Makes the writes so far reach the device before any made after: for a device whose
+    /// mappings need syncing (not coherent, or bounced), the header synced for the device,
+    /// then a write barrier, then the header synced back for the CPU; for one that does not,
+    /// the barrier alone. The barrier comes after the sync because a bounced mapping's sync is
+    /// a plain copy: the next sync's copy (another `publish`'s, or the view's closing one) must
+    /// not reach the device before this one's. So the device sees each step on its own rather
+    /// than all of them, in no order, when the view ends; one header check and one look at
+    /// whether to sync for the whole sequence.
     #[inline(always)]
     pub fn publish(&mut self) {
+        let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
+        if let Some((dev, addr)) = self.sync {
+            // SAFETY: the first `N` bytes of the live mapping at `addr`, made for `dev` with
+            // `dir` (type invariant), synced for the CPU until now; synced back for the CPU
+            // below, before this returns, so the view's invariant holds again.
+            unsafe { dev.sync_for_device_always(addr, N, dir) };
+        }
         crate::dma::wmb();
         if let Some((dev, addr)) = self.sync {
-            let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-            // SAFETY: the first `N` bytes of the live mapping at `addr`, made for `dev` with
-            // `dir` (type invariant); synced back for the CPU at once, so the view's invariant
-            // holds again when this returns.
-            unsafe {
-                dev.sync_for_device_always(addr, N, dir);
-                dev.sync_for_cpu_always(addr, N, dir);
-            }
+            // SAFETY: as above; the bytes were handed to the device just above.
+            unsafe { dev.sync_for_cpu_always(addr, N, dir) };
         }
     }
 }
