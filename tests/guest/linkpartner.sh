@@ -592,6 +592,39 @@ else
 	fail pause-received "RTT base '$base' held '$held' (want >= 100 of the 335 ms) storm: $stormed after '$after'; counted $got of $sent PAUSE frames"
 fi
 
+# --- A full transmit ring: the queue stops, and the first clean that makes room wakes it. The
+# partner's PAUSE storm holds the CU while more frames are queued than the ring holds, with
+# BQL's floor raised above the ring so that the driver's own stop (ring full) is what holds
+# the stack (e100.c has no BQL; the file is there all the same). Released, the CU sends them,
+# and each clean must let the stack go on: a wake that never comes shows as the transmit
+# watchdog firing (2 s) and frames the stack took left unsent until its reset.
+begin tx-queue-wake
+bql=/sys/class/net/$ifc/queues/tx-0/byte_queue_limits/limit_min
+lmin=$(cat "$bql")
+echo 100000000 >"$bql"
+ring=$(ethtool -g "$ifc" | awk '/^Current/ {c = 1} c && $1 == "TX:" {print $2; exit}')
+to0=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
+tx0=$(cat "/sys/class/net/$ifc/statistics/tx_packets")
+lpctl set lp-pause 65535 >/dev/null
+lpctl set lp-pause-interval-us 100000 >/dev/null     # 335 ms of PAUSE every 100 ms
+took=$(/bin/rawpkt flood "$ifc" 600)
+held=$(($(cat "/sys/class/net/$ifc/statistics/tx_packets") - tx0))
+lpctl set lp-pause-interval-us 0 >/dev/null
+lpctl set lp-pause 0 >/dev/null                      # the MAC goes at once
+wait_for 10 sh -c "[ \$((\$(cat /sys/class/net/$ifc/statistics/tx_packets) - $tx0)) -ge ${took:-0} ]"
+sent=$(($(cat "/sys/class/net/$ifc/statistics/tx_packets") - tx0))
+to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
+echo "$lmin" >"$bql"
+what="ring of ${ring:-?} CBs; with the CU held the stack took ${took:-0} of 600 frames ($held sent meanwhile); $sent sent once released; tx_timeout $to0 -> $to1"
+# More taken than the ring holds, with (almost) nothing sent meanwhile: the ring filled and the
+# queue stopped, or the test did not provoke what it is for.
+if [ -n "$ring" ] && [ "${took:-0}" -gt "$ring" ] && [ "$held" -lt $((ring / 2)) ] &&
+	[ "$sent" -ge "${took:-0}" ] && [ "$to1" = "$to0" ]; then
+	pass tx-queue-wake "$what"
+else
+	fail tx-queue-wake "$what"
+fi
+
 # --- Pause negotiated end to end (IEEE 802.3 annex 28B), ethtool -a/-A, and bad input. -------
 # counters NAME...: "name=value ..." from ethtool -S right after the next statistics dump.
 counters() {
