@@ -610,9 +610,10 @@ stock_mode() { # stock_mode DRIVER
 	local drv=$1 logf="$OUT/basic-on-harness-qemu-$1.log" got want name="$1/linkpartner/stock-mode-is-stock"
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$drv" --mac "$MAC" --log "$logf" \
 		--qemu "$HQEMU" --timeout "$(budget 180)" || true
-	got=$(grep -a '^@@TEST ' "$logf" | tr -d '\r' | awk '{print $2, $3}' | sort)
+	got=$({ grep -a '^@@TEST ' "$logf" || true; } | tr -d '\r' | awk '{print $2, $3}' | sort)
+	# (grep finds nothing when this run had no basic suite: not an error.)
 	want=$(sed -n "s|^\([A-Z]*\) $drv/basic/\([^ ]*\).*|\2 \1|p" "$OUT/results.txt" |
-		grep -vE '^(completed|kernel-log-clean) ' | sort)
+		{ grep -vE '^(completed|kernel-log-clean) ' || true; } | sort)
 	[ -n "$want" ] || want=$(echo "$got" | awk '{print $1, "PASS"}')
 	if ! grep -aq '^@@DONE rc=0' "$logf"; then
 		result FAIL "$name" "the basic suite did not run to its end on the harness QEMU; see $logf"
