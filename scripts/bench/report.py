@@ -15,6 +15,8 @@ import re
 import statistics
 import sys
 
+from insns import demangle  # this script's directory, first on sys.path
+
 GROUPS = [("driver", "driver module"), ("helpers", "Rust helpers"),
           ("kcrate", "kernel's Rust code"), ("mmio", "register accessor calls"),
           ("kernel", "whole kernel")]
@@ -147,26 +149,14 @@ def kernel_differences(runs, phases, n=12):
         if a is None or b is None or ph.startswith("idle"):
             continue
         names = set(a) | set(b)
-        top = sorted(names, key=lambda s: -abs(b.get(s, 0) - a.get(s, 0)))[:n]
-        nice = demangle_names(top)
+        top = sorted(names, key=lambda s: (-abs(b.get(s, 0) - a.get(s, 0)), s))[:n]
+        nice = demangle(top)
         total = sum(b.values()) - sum(a.values())
         short = lambda x: x if len(x) <= 48 else "…" + x[-47:]
         out.append(f"- **{ph}** (every symbol that ran once a packet, summed: {total:+,.0f}): "
                    + ", ".join(f"`{short(nice[s])}` {b.get(s, 0) - a.get(s, 0):+,.0f}"
                                for s in top))
     return out
-
-
-def demangle_names(names):
-    """Rust symbols demangled (c++filt knows the v0 scheme), crate hashes dropped."""
-    import re
-    import subprocess
-    try:
-        out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
-                             text=True, check=True).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return {s: s for s in names}
-    return {s: re.sub(r"\[[0-9a-f]+\]", "", d) for s, d in zip(names, out)}
 
 
 def main():
