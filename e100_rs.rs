@@ -104,10 +104,10 @@
 //! barrier, and a sync where the mapping needs one: `Head::publish`). A device reading it
 //! meanwhile never sees EL clear beside the link to a buffer the poll took away, nor room in
 //! an RFD that still ends the list; one that reads it between the last two writes completes it
-//! empty, and the poll re-arms it once the RU has gone past. The newest
-//! RFD is then the only stop point again, with no write of its own. If the RU is not ready
-//! after that, it is restarted at the next RFD to clean, but only once that RFD holds no frame,
-//! so nothing the RU wrote is overwritten before it is delivered. Whether the RU stopped is
+//! empty, and the poll re-arms it once the RU has gone past. The newest RFD is then the only
+//! stop point again, with no write of its own. If the RU is not ready after that, it is
+//! restarted at the next RFD to clean, but only once that RFD holds no frame, so nothing the RU
+//! wrote is overwritten before it is delivered. Whether the RU stopped is
 //! learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll reaches
 //! the stop point (as e100.c does) and, as a safety net, in the poll the watchdog schedules
 //! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not
@@ -779,10 +779,10 @@ impl Nic {
     /// each freed once the CU lock is dropped (freeing runs destructors that must not run with
     /// interrupts disabled), kicks CBs the SCB has not taken yet, and completes them for BQL,
     /// waking the queue when a clean found the ring full (the one state `start_xmit` stops it
-    /// in) and made room. With `restart`, the RU is first started at that
-    /// address (an SCB command: under the CU lock). At most a ring's worth of batches: on an
-    /// emulated chip CBs complete as fast as another CPU queues them, and a softirq must not
-    /// chase them for ever. Returns what was sent.
+    /// in) and made room. With `restart`, the RU is first started at that address (an SCB
+    /// command: under the CU lock). At most a ring's worth of batches: on an emulated chip CBs
+    /// complete as fast as another CPU queues them, and a softirq must not chase them for ever.
+    /// Returns what was sent.
     #[inline(always)]
     fn reclaim(
         &self,

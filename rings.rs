@@ -28,9 +28,9 @@
 //! an ordinary RFD; after the pass the old stop point, which the RU could not pass meanwhile,
 //! is restored (its link first, then EL cleared, then its size, each published to the device
 //! on its own: a write barrier, and a sync where the mapping needs one), so the newest RFD is
-//! the stop point and the RU can never run past it. If the RU stopped, it is restarted
-//! at the first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote
-//! is never overwritten before it is delivered.
+//! the stop point and the RU can never run past it. If the RU stopped, it is restarted at the
+//! first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote is never
+//! overwritten before it is delivered.
 
 use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
