@@ -2244,9 +2244,12 @@ impl net::dev::Operations for Nic {
                 // last restart is stale); one that is not receiving is restarted once the RFD
                 // it would start at is empty. Until then the flag stays set and the next poll
                 // looks again.
+                // (`ru_check` is read before it is taken: no locked write on a poll that
+                // finds it clear, as nearly all do.)
                 let look = self.ru_stopped.load(Ordering::Acquire)
                     || got.at_stop
-                    || self.ru_check.swap(false, Ordering::Relaxed);
+                    || (self.ru_check.load(Ordering::Relaxed)
+                        && self.ru_check.swap(false, Ordering::Relaxed));
                 let restart = if look {
                     if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
                         self.ru_stopped.store(false, Ordering::Release);

@@ -281,6 +281,7 @@ impl Device {
         core::ptr::from_ref(self).cast_mut().cast()
     }
 
+    #[inline]
     fn header(&self) -> *mut PrivHeader {
         // The private area of every device made by `Registration` starts with a `PrivHeader`
         // (type invariant).
@@ -449,9 +450,27 @@ impl Device {
     /// scheduled it. Any context; typically the interrupt handler.
     #[inline]
     pub fn napi_schedule(&self) -> bool {
+        let napi = self.napi_ptr();
+        // `napi_schedule()` is this pair, inline in C; the two exported calls, made here, spare
+        // the interrupt handler a helper call around them.
         // SAFETY: the NAPI context in the header was added at registration and is deleted only
-        // when the device is freed.
-        unsafe { bindings::napi_schedule(core::ptr::addr_of_mut!((*self.header()).napi)) }
+        // when the device is freed; `__napi_schedule` is called only after
+        // `napi_schedule_prep` has claimed the context for this call (its contract).
+        unsafe {
+            if !bindings::napi_schedule_prep(napi) {
+                return false;
+            }
+            bindings::__napi_schedule(napi);
+        }
+        true
+    }
+
+    /// The device's NAPI context (in the header: added at registration, deleted only when the
+    /// device is freed).
+    #[inline]
+    fn napi_ptr(&self) -> *mut bindings::napi_struct {
+        // SAFETY: the header is valid (type invariant); only an address is computed.
+        unsafe { core::ptr::addr_of_mut!((*self.header()).napi) }
     }
 
     /// Runs `f` with NAPI disabled (a running poll is waited for): for a reset under RTNL

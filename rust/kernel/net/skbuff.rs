@@ -915,6 +915,7 @@ impl RxBuf {
         }
         // INVARIANT: mapped just above; the data's alignment was checked before.
         Ok(RxMapping {
+            ready: len.min(self.init),
             buf: self,
             dev: DevRef::new(dev),
             addr,
@@ -987,12 +988,14 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
 /// buffer's data, which stays there (nobody moves the data of a buffer we own), at an address
-/// that is a multiple of [`RX_DATA_ALIGN`].
+/// that is a multiple of [`RX_DATA_ALIGN`]. `ready` is the smaller of `len` and the buffer's
+/// initialised bytes: the bytes the CPU may read through the mapping.
 pub struct RxMapping {
     buf: RxBuf,
     dev: DevRef,
     addr: DmaAddr,
     len: u32,
+    ready: u32,
 }
 
 impl RxMapping {
@@ -1022,11 +1025,12 @@ impl RxMapping {
         }
     }
 
-    /// Checks that `offset .. offset + n` is mapped and initialised, the bytes the CPU may read.
+    /// Checks that `offset .. offset + n` is mapped and initialised, the bytes the CPU may read
+    /// (one compare: `ready` is both, invariant).
     #[inline]
     fn check_init(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
-            Some(end) if end <= self.len as usize && end <= self.buf.init as usize => Ok(()),
+            Some(end) if end <= self.ready as usize => Ok(()),
             _ => Err(EINVAL),
         }
     }
@@ -1098,6 +1102,7 @@ impl RxMapping {
         // INVARIANT: the bytes before `offset` were initialised (checked above), those up to
         // `offset + n` (within the mapping, so within the buffer, a `u32`) are written now.
         self.buf.init = self.buf.init.max((offset + n) as u32);
+        self.ready = self.len.min(self.buf.init);
         Ok(())
     }
 
@@ -1257,8 +1262,9 @@ impl RxMapping {
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, whose alignment was
-        // checked above, for the same device.
+        // checked above, for the same device; `ready` is the new buffer's.
         self.addr = addr;
+        self.ready = len.min(buf.init);
         Ok(core::mem::replace(&mut self.buf, buf))
     }
 }
