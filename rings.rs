@@ -287,6 +287,11 @@ impl CbRing {
                 }
             }
         }
+        let command = (command | CB_S).to_le();
+        if body.len() <= CB_HEAD_WORDS {
+            // A transmit's (and most commands'): one element access for all of it.
+            return dma_write!(self.mem, i, { head = head, status = 0, command = command });
+        }
         dma_write!(self.mem, i, head = head)?;
         for (k, w) in body
             .iter()
@@ -296,9 +301,7 @@ impl CbRing {
         {
             dma_write!(self.mem, i, rest[k] = *w)?;
         }
-        dma_write!(self.mem, i, status = 0)?;
-        dma_write!(self.mem, i, command = (command | CB_S).to_le())?;
-        Ok(())
+        dma_write!(self.mem, i, { status = 0, command = command })
     }
 
     /// Bus address of CB `i` (32-bit: the DMA mask is 32 bits).

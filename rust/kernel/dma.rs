@@ -175,6 +175,10 @@ pub fn rmb() {
 /// assert_eq!(dma_read!(ring, 1, words[1])?, 7);
 /// assert!(dma_read!(ring, 1, words[2]).is_err()); // out of the array
 /// assert_eq!(ring.dma_handle_at(1)?, ring.dma_handle() + 16);
+/// // Several fields of one element: one bounds check, the stores in the order written.
+/// dma_write!(ring, 3, { addr = 0x1000, size = 64, status = 0x8000 })?;
+/// assert_eq!(dma_read!(ring, 3, addr)?, 0x1000);
+/// assert!(dma_write!(ring, 4, { size = 1, status = 1 }).is_err()); // nothing written
 /// # Ok(()) }
 /// ```
 pub struct CoherentAllocation<T: AsBytes + FromBytes> {
@@ -355,8 +359,31 @@ macro_rules! dma_read {
 /// or one element of an array field: `dma_write!(ring, i, a.b[k] = v)`. Evaluates to `Result`;
 /// an out-of-range `i` or `k` gives [`EINVAL`]. The allocation, indices and value are evaluated
 /// before, and outside, the macro's `unsafe` blocks.
+///
+/// Several fields of one element, with one bounds check: `dma_write!(ring, i, { a = v, b.c = w })`.
+/// The stores are volatile, made in the order written (a descriptor's command word last, say);
+/// each value is evaluated, outside the `unsafe` blocks, just before its store, and none is if
+/// `i` is out of range (nothing is written then).
 #[macro_export]
 macro_rules! dma_write {
+    ($alloc:expr, $idx:expr, { $($($field:ident).+ = $val:expr),+ $(,)? }) => {{
+        let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
+        let idx: usize = $idx;
+        match $crate::dma::CoherentAllocation::item_from_index(alloc, idx) {
+            Ok(item) => {
+                $(
+                    let val = $val;
+                    // SAFETY: as in `dma_read!`.
+                    #[forbid(dangerous_implicit_autorefs)]
+                    let field = unsafe { ::core::ptr::addr_of_mut!((*item).$($field).+) };
+                    // SAFETY: `field` points into an element returned by `item_from_index`.
+                    unsafe { $crate::dma::CoherentAllocation::field_write(alloc, field, val) };
+                )+
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }};
     ($alloc:expr, $idx:expr, $($field:ident).+ = $val:expr) => {{
         let alloc: &$crate::dma::CoherentAllocation<_> = &$alloc;
         let idx: usize = $idx;
