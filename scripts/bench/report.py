@@ -37,6 +37,17 @@ def spread(vals):
     return 100 * (max(vals) - min(vals)) / med if med else 0.0
 
 
+def apart(vals):
+    """The 'apart' cell of one driver's row: the runs' spread in percent, or, for a row under
+    one instruction a packet (a timer that ran in one run and not the other), the absolute
+    difference, which a percentage of almost nothing would blow up."""
+    if len(vals) < 2:
+        return "-"
+    if statistics.median(vals) < 1:
+        return f"{max(vals) - min(vals):.2f} a packet"
+    return f"{spread(vals):.2f}%"
+
+
 def load_wall(d):
     """{metric: {driver: [value per round, in round order]}} from the wall-clock logs."""
     vals, errors = {}, []
@@ -171,7 +182,7 @@ def main():
         nruns = min(len(v) for v in runs.values())
         out.append("### Instructions per packet (insncount plugin, exact counts)\n")
         out.append(f"Median of {nruns} runs per driver; 'apart' is the largest difference "
-                   "between runs in percent. The driver module is e100_rs.ko, or e100.ko + "
+                   "between runs in percent (in instructions a packet for a row under one). The driver module is e100_rs.ko, or e100.ko + "
                    "mii.ko; register accessor calls are the kernel's out-of-line "
                    "`ioread*`/`iowrite*` the driver calls for its register accesses (e100.c's; "
                    "e100_rs's are inlined into its module; counts made before that row existed "
@@ -196,10 +207,9 @@ def main():
                 c = statistics.median(vals["e100"]) if vals["e100"] else None
                 rs = statistics.median(vals["e100_rs"]) if vals["e100_rs"] else None
                 ratio = f"{rs / c:.2f}" if c and rs else "-"
-                apart = ", ".join(f"{spread(vals[k]):.2f}%" if len(vals[k]) > 1 else "-"
-                                  for k in ("e100", "e100_rs"))
+                gap = ", ".join(apart(vals[k]) for k in ("e100", "e100_rs"))
                 fmt = lambda x: f"{x:,.0f}" if x is not None else "-"
-                out.append(f"| {ph} | {label} | {fmt(c)} | {fmt(rs)} | {ratio} | {apart} |")
+                out.append(f"| {ph} | {label} | {fmt(c)} | {fmt(rs)} | {ratio} | {gap} |")
                 if g == "mmio":
                     # The driver's own work: its module, the Rust code and helpers it calls,
                     # and the register accessors it calls, per run, then the median.
@@ -212,11 +222,10 @@ def main():
                     c = statistics.median(own["e100"]) if own["e100"] else None
                     rs = statistics.median(own["e100_rs"]) if own["e100_rs"] else None
                     ratio = f"{rs / c:.2f}" if c and rs else "-"
-                    apart = ", ".join(f"{spread(own[k]):.2f}%" if len(own[k]) > 1 else "-"
-                                      for k in ("e100", "e100_rs"))
+                    gap = ", ".join(apart(own[k]) for k in ("e100", "e100_rs"))
                     out.append(f"| {ph} | **the driver's, in all** (module, helpers, kernel's "
                                f"Rust code, accessor calls; each run summed, then the median) | "
-                               f"{fmt(c)} | {fmt(rs)} | {ratio} | {apart} |")
+                               f"{fmt(c)} | {fmt(rs)} | {ratio} | {gap} |")
         out.append("")
         for drv in ("e100", "e100_rs"):
             if drv not in runs:
