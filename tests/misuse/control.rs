@@ -94,6 +94,7 @@ kernel::dma_struct! {
 #[allow(dead_code)]
 fn status(ring: &CoherentAllocation<Desc>, i: usize) -> Result<u16> {
     kernel::dma_write!(ring, i, size = 1522)?;
+    kernel::dma_write!(ring, i, { link = 0, size = 1522, status = 0 })?;
     kernel::dma_read!(ring, i, status)
 }
 
