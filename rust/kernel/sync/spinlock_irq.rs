@@ -89,14 +89,70 @@ unsafe impl Backend for SpinLockIrqBackend {
     #[inline]
     unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
         // SAFETY: the caller guarantees `ptr` points at a lock `init` initialised.
-        unsafe { bindings::spin_lock_irqsave(ptr) }
+        unsafe { lock_irqsave(ptr) }
     }
 
     #[inline]
     unsafe fn unlock(ptr: *mut Self::State, flags: &Self::GuardState) {
         // SAFETY: the caller owns the lock (its guard holds `flags`, saved when it was taken).
-        unsafe { bindings::spin_unlock_irqrestore(ptr, *flags) }
+        unsafe { unlock_irqrestore(ptr, *flags) }
     }
+}
+
+// `spin_lock_irqsave()` and `spin_unlock_irqrestore()` are, but on PREEMPT_RT (where a
+// `spinlock_t` is a sleeping lock) and where the architecture inlines them, calls of the exported
+// `_raw_spin_lock_irqsave()` and `_raw_spin_unlock_irqrestore()` on the `raw_spinlock_t` the
+// `spinlock_t` starts with (its member `rlock`, see include/linux/spinlock_types.h and
+// `spinlock_check()`). Made directly, they spare the lock the C helpers around them; elsewhere
+// the helpers are called.
+
+/// Takes the initialised `spinlock_t` at `ptr` with local interrupts disabled; returns the
+/// interrupt state to give back to [`unlock_irqrestore`].
+///
+/// # Safety
+///
+/// `ptr` points at an initialised `spinlock_t`.
+#[cfg(not(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_LOCK_IRQSAVE)))]
+#[inline]
+unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
+    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    unsafe { bindings::_raw_spin_lock_irqsave(ptr.cast()) }
+}
+
+/// See above.
+///
+/// # Safety
+///
+/// `ptr` points at an initialised `spinlock_t`.
+#[cfg(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_LOCK_IRQSAVE))]
+#[inline]
+unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
+    // SAFETY: the caller's guarantee.
+    unsafe { bindings::spin_lock_irqsave(ptr) }
+}
+
+/// Releases the `spinlock_t` at `ptr`, restoring the interrupt state `flags`.
+///
+/// # Safety
+///
+/// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
+#[cfg(not(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)))]
+#[inline]
+unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
+    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    unsafe { bindings::_raw_spin_unlock_irqrestore(ptr.cast(), flags) }
+}
+
+/// See above.
+///
+/// # Safety
+///
+/// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
+#[cfg(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE))]
+#[inline]
+unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
+    // SAFETY: the caller's guarantee.
+    unsafe { bindings::spin_unlock_irqrestore(ptr, flags) }
 }
 
 /// Whether local interrupts are disabled on this CPU.
