@@ -100,8 +100,9 @@ unsafe impl Backend for SpinLockIrqBackend {
 }
 
 // `spin_lock_irqsave()` and `spin_unlock_irqrestore()` are, but on PREEMPT_RT (where a
-// `spinlock_t` is a sleeping lock) and where the architecture inlines them, calls of the exported
-// `_raw_spin_lock_irqsave()` and `_raw_spin_unlock_irqrestore()` on the `raw_spinlock_t` the
+// `spinlock_t` is a sleeping lock), on a uniprocessor kernel without spinlock debugging and where
+// the architecture inlines them, calls of the exported `_raw_spin_lock_irqsave()` and
+// `_raw_spin_unlock_irqrestore()` (include/linux/spinlock_api_smp.h) on the `raw_spinlock_t` the
 // `spinlock_t` starts with (its member `rlock`, see include/linux/spinlock_types.h and
 // `spinlock_check()`). Made directly, they spare the lock the C helpers around them; elsewhere
 // the helpers are called.
@@ -112,7 +113,11 @@ unsafe impl Backend for SpinLockIrqBackend {
 /// # Safety
 ///
 /// `ptr` points at an initialised `spinlock_t`.
-#[cfg(not(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_LOCK_IRQSAVE)))]
+#[cfg(all(
+    not(CONFIG_PREEMPT_RT),
+    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
+    not(CONFIG_INLINE_SPIN_LOCK_IRQSAVE)
+))]
 #[inline]
 unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
     // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
@@ -124,7 +129,11 @@ unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
 /// # Safety
 ///
 /// `ptr` points at an initialised `spinlock_t`.
-#[cfg(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_LOCK_IRQSAVE))]
+#[cfg(not(all(
+    not(CONFIG_PREEMPT_RT),
+    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
+    not(CONFIG_INLINE_SPIN_LOCK_IRQSAVE)
+)))]
 #[inline]
 unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
     // SAFETY: the caller's guarantee.
@@ -136,7 +145,11 @@ unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
 /// # Safety
 ///
 /// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
-#[cfg(not(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)))]
+#[cfg(all(
+    not(CONFIG_PREEMPT_RT),
+    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
+    not(CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)
+))]
 #[inline]
 unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
     // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
@@ -148,7 +161,11 @@ unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c
 /// # Safety
 ///
 /// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
-#[cfg(any(CONFIG_PREEMPT_RT, CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE))]
+#[cfg(not(all(
+    not(CONFIG_PREEMPT_RT),
+    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
+    not(CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)
+)))]
 #[inline]
 unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
     // SAFETY: the caller's guarantee.
