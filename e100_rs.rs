@@ -2227,6 +2227,7 @@ impl net::dev::Operations for Nic {
                 let opts = rings::RxOpts {
                     fcs: self.rx_fcs.load(Ordering::Relaxed),
                     all: self.rx_all.load(Ordering::Relaxed),
+                    counters: &self.counters,
                 };
                 let got = ring.clean(
                     dev,
@@ -2276,9 +2277,6 @@ impl net::dev::Operations for Nic {
         let c = &self.counters;
         stats::add(&c.rx_packets, got.pkts.into());
         stats::add(&c.rx_bytes, got.bytes);
-        stats::add(&c.multicast, got.multicast.into());
-        stats::add(&c.rx_dropped, got.dropped.into());
-        stats::add(&c.rx_over_length_errors, got.over_length.into());
         got.work
     }
 

@@ -34,6 +34,7 @@
 
 use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
+use crate::stats;
 use kernel::device::{Bound, Device};
 use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
@@ -497,13 +498,16 @@ pub(crate) struct RxRing {
 /// Room for frame data in an RFD.
 const RFD_SIZE: u16 = (RFD_BUF_LEN - RFD_LEN) as u16;
 
-/// What the receive path keeps (the `rx-fcs` and `rx-all` features).
-#[derive(Clone, Copy, Default)]
-pub(crate) struct RxOpts {
+/// What the receive path keeps (the `rx-fcs` and `rx-all` features), and where it counts the
+/// frames it does not deliver as such.
+pub(crate) struct RxOpts<'a> {
     /// Frames end with their FCS (Configure's CRC transfer is on).
     pub(crate) fcs: bool,
     /// Frames with errors are passed up too (Configure saves them).
     pub(crate) all: bool,
+    /// Multicast (and broadcast), dropped and over-length frames are counted here, as they
+    /// happen.
+    pub(crate) counters: &'a stats::DataCounters,
 }
 
 /// What a receive pass did.
@@ -514,15 +518,11 @@ pub(crate) struct Received {
     /// The pass reached the stop point: every RFD the RU had was complete, so the RU may
     /// have run out of them (RNR).
     pub(crate) at_stop: bool,
-    /// Frames delivered to the stack, and their bytes.
+    /// Frames delivered to the stack, and their bytes. (The rare counts, multicast, dropped
+    /// and over-length frames, go to the counters as they happen: a poll that has none, as
+    /// nearly all have, spends nothing on them.)
     pub(crate) pkts: u32,
     pub(crate) bytes: u64,
-    /// Multicast (and broadcast) frames among them.
-    pub(crate) multicast: u32,
-    /// Frames dropped: no buffer to replace theirs, or a bad frame.
-    pub(crate) dropped: u32,
-    /// Frames longer than a VLAN-tagged maximum frame.
-    pub(crate) over_length: u32,
 }
 
 /// A fresh receive buffer with its RFD header written (before it is mapped: no sync needed).
@@ -640,14 +640,15 @@ impl RxRing {
     }
 
     /// Delivers up to `budget` received frames through `deliver`, refills their slots and
-    /// moves the stop point. Returns what it did. `ru_stopped` reads whether the RU is out of
+    /// moves the stop point; counts multicast (and broadcast), dropped and over-length frames
+    /// in `opts.counters`. Returns what else it did. `ru_stopped` reads whether the RU is out of
     /// the ready state; it is asked only about an RFD completed with no frame in it.
     pub(crate) fn clean(
         &mut self,
         ndev: &NetDevice,
         dev: &Device<Bound>,
         budget: usize,
-        opts: RxOpts,
+        opts: RxOpts<'_>,
         mut deliver: impl FnMut(RxFrame),
         mut ru_stopped: impl FnMut() -> bool,
     ) -> Received {
@@ -708,7 +709,7 @@ impl RxRing {
                     if self.rearm(i, next).is_err() {
                         break;
                     }
-                    got.dropped += 1;
+                    stats::add(&opts.counters.rx_dropped, 1);
                     None
                 }
             };
@@ -722,7 +723,7 @@ impl RxRing {
             // A VLAN-tagged maximum frame, and its FCS when that is kept.
             let max = RFD_BUF_LEN - RFD_LEN - if opts.fcs { 0 } else { 4 };
             if usize::from(st.actual) > max {
-                got.over_length += 1;
+                stats::add(&opts.counters.rx_over_length_errors, 1);
                 // `rx-all` keeps it anyway, as e100.c does.
                 if !opts.all {
                     continue;
@@ -730,11 +731,11 @@ impl RxRing {
             }
             let Ok((skb, group)) = frame.into_frame(RFD_LEN as u32, u32::from(st.actual), ndev)
             else {
-                got.dropped += 1;
+                stats::add(&opts.counters.rx_dropped, 1);
                 continue;
             };
             if group {
-                got.multicast = got.multicast.wrapping_add(1);
+                stats::add(&opts.counters.multicast, 1);
             }
             got.pkts = got.pkts.wrapping_add(1);
             // Bytes of the frame, not of its FCS (as e100.c counts them).
