@@ -258,13 +258,17 @@ impl CbRing {
         Ok(())
     }
 
-    /// Hands the CB just filled at `to_use` to the CU, and kicks it.
+    /// Hands the CB just filled at `to_use` to the CU, and kicks it. Called only with a CB
+    /// free (`avail > 0`, both callers check before filling it).
     #[inline(always)]
     fn queued(&mut self, io: &Csr) {
         let i = self.to_use;
         self.to_use = self.next(i);
-        self.avail -= 1;
-        self.unsent += 1;
+        // Neither wraps: `avail > 0` (above), and `unsent < count` since `avail` was not 0
+        // (invariant: `sent + unsent + avail == count`). Wrapping spares the overflow checks
+        // the compiler cannot drop (the counts are reloaded after the CB's volatile writes).
+        self.avail = self.avail.wrapping_sub(1);
+        self.unsent = self.unsent.wrapping_add(1);
         // Order matters: the new CB's S bit is set (in `fill`), then the previous CB's is
         // cleared, so the CU always has a suspend point ahead of it.
         dma::wmb();
@@ -364,7 +368,8 @@ impl CbRing {
     /// Every queued CB now belongs to the CU.
     fn handed_over(&mut self) {
         self.to_send = self.to_use;
-        self.sent += self.unsent;
+        // `sent + unsent <= count` (invariant): no wrap.
+        self.sent = self.sent.wrapping_add(self.unsent);
         self.unsent = 0;
     }
 
@@ -380,7 +385,7 @@ impl CbRing {
 
     /// Whether any CB is queued, or handed to the CU and not yet cleaned.
     pub(crate) fn busy(&self) -> bool {
-        self.sent + self.unsent > 0
+        self.sent != 0 || self.unsent != 0
     }
 
     /// Returns completed CBs to the pool, moving their transmit buffers into `freed`; stops
