@@ -510,8 +510,8 @@ pub(crate) struct RxOpts<'a> {
     pub(crate) fcs: bool,
     /// Frames with errors are passed up too (Configure saves them).
     pub(crate) all: bool,
-    /// Multicast (and broadcast), dropped and over-length frames are counted here, as they
-    /// happen.
+    /// Dropped and over-length frames are counted here as they happen (rare: one locked add
+    /// each); multicast (and broadcast) frames once a pass.
     pub(crate) counters: &'a stats::DataCounters,
 }
 
@@ -523,9 +523,9 @@ pub(crate) struct Received {
     /// The pass reached the stop point: every RFD the RU had was complete, so the RU may
     /// have run out of them (RNR).
     pub(crate) at_stop: bool,
-    /// Frames delivered to the stack, and their bytes. (The rare counts, multicast, dropped
-    /// and over-length frames, go to the counters as they happen: a poll that has none, as
-    /// nearly all have, spends nothing on them.)
+    /// Frames delivered to the stack, and their bytes. (The other counts go to
+    /// [`RxOpts::counters`] from the pass itself: a poll's result carries only what its
+    /// caller needs.)
     pub(crate) pkts: u32,
     pub(crate) bytes: u64,
 }
@@ -658,6 +658,7 @@ impl RxRing {
         mut ru_stopped: impl FnMut() -> bool,
     ) -> Received {
         let mut got = Received::default();
+        let mut multicast = 0u32;
         while got.work < budget && self.clean != self.stop {
             let i = self.clean;
             let Some(mut st) = self.status(i) else {
@@ -740,7 +741,7 @@ impl RxRing {
                 continue;
             };
             if group {
-                stats::add(&opts.counters.multicast, 1);
+                multicast = multicast.wrapping_add(1);
             }
             got.pkts = got.pkts.wrapping_add(1);
             // Bytes of the frame, not of its FCS (as e100.c counts them).
@@ -752,6 +753,7 @@ impl RxRing {
         }
         got.at_stop = self.clean == self.stop;
         self.move_stop();
+        stats::add(&opts.counters.multicast, multicast.into());
         got
     }
 

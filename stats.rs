@@ -231,9 +231,9 @@ pub(crate) struct SwCounters {
 
 /// The data path's counters as it keeps them: one atomic each, added to with relaxed
 /// read-modify-writes (one locked instruction each on x86, where a lock round trip with
-/// interrupts disabled costs dozens, once per NAPI poll and transmit error). Readers take a
-/// [`DataCounters::snapshot`]: each value is exact, the set need not be (as with e100.c's
-/// unlocked `netdev->stats`).
+/// interrupts disabled costs dozens), once per NAPI poll, and per dropped or over-length
+/// frame and transmit error. Readers take a [`DataCounters::snapshot`]: each value is exact,
+/// the set need not be (as with e100.c's unlocked `netdev->stats`).
 #[derive(Default)]
 pub(crate) struct DataCounters {
     pub(crate) rx_packets: AtomicU64,

@@ -85,11 +85,6 @@ unsigned int rust_helper_skb_tailroom(const struct sk_buff *skb)
 	return skb_tailroom(skb);
 }
 
-bool rust_helper_napi_schedule(struct napi_struct *n)
-{
-	return napi_schedule(n);
-}
-
 void rust_helper_netdev_sent_queue(struct net_device *dev, unsigned int bytes)
 {
 	netdev_sent_queue(dev, bytes);

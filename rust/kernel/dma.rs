@@ -363,7 +363,8 @@ macro_rules! dma_read {
 /// Several fields of one element, with one bounds check: `dma_write!(ring, i, { a = v, b.c = w })`.
 /// The stores are volatile, made in the order written (a descriptor's command word last, say);
 /// each value is evaluated, outside the `unsafe` blocks, just before its store, and none is if
-/// `i` is out of range (nothing is written then).
+/// `i` is out of range (nothing is written then). A value that leaves early (`?`, `return`)
+/// leaves the fields before it written.
 #[macro_export]
 macro_rules! dma_write {
     ($alloc:expr, $idx:expr, { $($($field:ident).+ = $val:expr),+ $(,)? }) => {{

@@ -182,8 +182,8 @@ def main():
         nruns = min(len(v) for v in runs.values())
         out.append("### Instructions per packet (insncount plugin, exact counts)\n")
         out.append(f"Median of {nruns} runs per driver; 'apart' is the largest difference "
-                   "between runs in percent (in instructions a packet for a row under one). The driver module is e100_rs.ko, or e100.ko + "
-                   "mii.ko; register accessor calls are the kernel's out-of-line "
+                   "between runs in percent (in instructions a packet for a row under one). "
+                   "The driver module is e100_rs.ko, or e100.ko + mii.ko; register accessor calls are the kernel's out-of-line "
                    "`ioread*`/`iowrite*` the driver calls for its register accesses (e100.c's; "
                    "e100_rs's are inlined into its module; counts made before that row existed "
                    "have neither it nor the sum after it, and count e100.c's accessors under the "

@@ -607,9 +607,10 @@ to0=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
 tx0=$(cat "/sys/class/net/$ifc/statistics/tx_packets")
 lpctl set lp-pause 65535 >/dev/null
 lpctl set lp-pause-interval-us 100000 >/dev/null     # 335 ms of PAUSE every 100 ms
-# The flood ends within milliseconds: the socket's send buffer, not the count, bounds it.
-took=$(/bin/rawpkt flood "$ifc" 300)
+# The flood ends within milliseconds: the socket's send buffer, not the count, bounds it. The
+# queue stops during it: the stopped window is timed from its start.
 t0=$(uptime_cs)
+took=$(/bin/rawpkt flood "$ifc" 300)
 held=$(($(cat "/sys/class/net/$ifc/statistics/tx_packets") - tx0))
 lpctl set lp-pause-interval-us 0 >/dev/null
 lpctl set lp-pause 0 >/dev/null                      # the MAC goes at once
@@ -618,13 +619,13 @@ wait_for 10 sh -c "[ \$((\$(cat /sys/class/net/$ifc/statistics/tx_packets) - $tx
 sent=$(($(cat "/sys/class/net/$ifc/statistics/tx_packets") - tx0))
 to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
 echo "$lmin" >"$bql"
-what="ring of ${ring:-?} CBs; with the CU held the stack took ${took:-0} of 300 frames ($held sent meanwhile); released ${stopped} ms after the flood; $sent sent once released; tx_timeout $to0 -> $to1"
+what="ring of ${ring:-?} CBs; with the CU held the stack took ${took:-0} of 300 frames ($held sent meanwhile); released ${stopped} ms after the flood began; $sent sent once released; tx_timeout $to0 -> $to1"
 # More taken than the ring holds, with (almost) nothing sent meanwhile: the ring filled and the
 # queue stopped, or the test did not provoke what it is for. The queue stays stopped from the
 # flood to the release: that must stay well inside the 2 s transmit watchdog, or a timeout
 # would say nothing about the wake (a machine too slow for the test fails with that said).
 if [ "$stopped" -ge 1000 ]; then
-	fail tx-queue-wake "$what: the release came too late (want < 1000 ms) for the test to judge the wake"
+	fail tx-queue-wake "$what: the release came too late (want < 1000 ms after the flood began) for the test to judge the wake"
 elif [ -n "$ring" ] && [ "${took:-0}" -gt "$ring" ] && [ "$held" -lt $((ring / 2)) ] &&
 	[ "$sent" -ge "${took:-0}" ] && [ "$to1" = "$to0" ]; then
 	pass tx-queue-wake "$what"

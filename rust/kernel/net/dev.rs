@@ -489,12 +489,10 @@ impl Device {
         // out a nested disable.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
         let r = f();
-        // SAFETY: disabled above, RTNL still held: enable it again, once; then schedule it,
-        // which is allowed in any context.
-        unsafe {
-            bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi));
-            bindings::napi_schedule(core::ptr::addr_of_mut!((*h).napi));
-        }
+        // SAFETY: disabled above, RTNL still held: enable it again, once.
+        unsafe { bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi)) };
+        // Then schedule it, which is allowed in any context.
+        self.napi_schedule();
         off.store(false, Ordering::Relaxed);
         Some(r)
     }

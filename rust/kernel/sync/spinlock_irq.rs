@@ -99,13 +99,16 @@ unsafe impl Backend for SpinLockIrqBackend {
     }
 }
 
-// `spin_lock_irqsave()` and `spin_unlock_irqrestore()` are, but on PREEMPT_RT (where a
-// `spinlock_t` is a sleeping lock), on a uniprocessor kernel without spinlock debugging and where
-// the architecture inlines them, calls of the exported `_raw_spin_lock_irqsave()` and
-// `_raw_spin_unlock_irqrestore()` (include/linux/spinlock_api_smp.h) on the `raw_spinlock_t` the
-// `spinlock_t` starts with (its member `rlock`, see include/linux/spinlock_types.h and
-// `spinlock_check()`). Made directly, they spare the lock the C helpers around them; elsewhere
-// the helpers are called.
+// Without PREEMPT_RT (where a `spinlock_t` is a sleeping lock), `spin_lock_irqsave()` and
+// `spin_unlock_irqrestore()` are `_raw_spin_lock_irqsave()` and `_raw_spin_unlock_irqrestore()`
+// on the `raw_spinlock_t` in a `spinlock_t` (its union member `rlock`, at offset 0: see
+// include/linux/spinlock_types.h and `spinlock_check()`). Those are exported functions with the
+// SMP (or spinlock-debugging) implementation (include/linux/spinlock_api_smp.h), unless
+// CONFIG_INLINE_SPIN_LOCK_IRQSAVE or CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE makes them inline
+// (kernel/locking/spinlock.c). There they are called directly, sparing each lock and unlock a C
+// helper call; otherwise the helpers are called. Bindgen declares the functions whatever the
+// configuration: were these conditions ever to disagree with the C side's, the module would
+// fail to link (modpost), not misbehave.
 
 /// Takes the initialised `spinlock_t` at `ptr` with local interrupts disabled; returns the
 /// interrupt state to give back to [`unlock_irqrestore`].
@@ -120,7 +123,8 @@ unsafe impl Backend for SpinLockIrqBackend {
 ))]
 #[inline]
 unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
-    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    // SAFETY: the caller's guarantee; without PREEMPT_RT the raw lock is the `spinlock_t`'s
+    // union member `rlock`, at offset 0 (bindgen makes the type opaque: the layout is C's).
     unsafe { bindings::_raw_spin_lock_irqsave(ptr.cast()) }
 }
 
@@ -152,7 +156,7 @@ unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
 ))]
 #[inline]
 unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
-    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    // SAFETY: the caller's guarantee; the raw lock as in `lock_irqsave`.
     unsafe { bindings::_raw_spin_unlock_irqrestore(ptr.cast(), flags) }
 }
 

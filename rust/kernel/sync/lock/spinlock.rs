@@ -119,12 +119,15 @@ unsafe impl super::Backend for SpinLockBackend {
 }
 
 // Without PREEMPT_RT (where a `spinlock_t` is a sleeping lock), `spin_lock()` and `spin_unlock()`
-// are `_raw_spin_lock()` and `_raw_spin_unlock()` on the `raw_spinlock_t` a `spinlock_t` starts
-// with (its member `rlock`, see include/linux/spinlock_types.h and `spinlock_check()`). Those are
-// exported functions with the SMP (or spinlock-debugging) implementation
+// are `_raw_spin_lock()` and `_raw_spin_unlock()` on the `raw_spinlock_t` in a `spinlock_t` (its
+// union member `rlock`, at offset 0: see include/linux/spinlock_types.h and `spinlock_check()`).
+// Those are exported functions with the SMP (or spinlock-debugging) implementation
 // (include/linux/spinlock_api_smp.h), the lock where CONFIG_INLINE_SPIN_LOCK does not make it
-// inline, the unlock where CONFIG_UNINLINE_SPIN_UNLOCK makes it a function. There they are called
-// directly, sparing each lock or unlock a C helper call; otherwise the helpers are called.
+// inline, the unlock where CONFIG_UNINLINE_SPIN_UNLOCK makes it a function
+// (kernel/locking/spinlock.c). There they are called directly, sparing each lock or unlock a C
+// helper call; otherwise the helpers are called. Bindgen declares the functions whatever the
+// configuration: were these conditions ever to disagree with the C side's, the module would fail
+// to link (modpost), not misbehave.
 
 /// Takes the initialised `spinlock_t` at `ptr`.
 ///
@@ -138,7 +141,8 @@ unsafe impl super::Backend for SpinLockBackend {
 ))]
 #[inline]
 unsafe fn raw_lock(ptr: *mut bindings::spinlock_t) {
-    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    // SAFETY: the caller's guarantee; without PREEMPT_RT the raw lock is the `spinlock_t`'s
+    // union member `rlock`, at offset 0 (bindgen makes the type opaque: the layout is C's).
     unsafe { bindings::_raw_spin_lock(ptr.cast()) }
 }
 
@@ -170,7 +174,7 @@ unsafe fn raw_lock(ptr: *mut bindings::spinlock_t) {
 ))]
 #[inline]
 unsafe fn raw_unlock(ptr: *mut bindings::spinlock_t) {
-    // SAFETY: the caller's guarantee; the raw lock is the `spinlock_t`'s first member.
+    // SAFETY: the caller's guarantee; the raw lock as in `raw_lock`.
     unsafe { bindings::_raw_spin_unlock(ptr.cast()) }
 }
 
