@@ -769,7 +769,7 @@ res=$(($(cu_field resumes "$c1") - $(cu_field resumes "$c0")))
 ign=$(($(cu_field ignored "$c1") - $(cu_field ignored "$c0")))
 ovr=$(($(cu_field overwritten "$c1") - $(cu_field overwritten "$c0")))
 # The model runs at most 16 CBs a step and goes on from a timer (0006-eepro100-cu-goes-on.patch):
-# how often it did (once for every 16 CBs a Resume carried it past the first 16), and where the CU is.
+# how often it did (once for every 16 CBs past a chain's first 16), and where the CU is now.
 k0=$(cu_field continued "$c0") k1=$(cu_field continued "$c1")
 cont=$((${k1:-0} - ${k0:-0}))
 back=$(ping -c 3 -W 2 "$HOST" | sed -n 's/.*, \([0-9]*\) packets received.*/\1/p')
