@@ -74,17 +74,17 @@
 //!
 //! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit), maps
 //! the (linear) skb for the device into the slot of its CB (`TxSlots`: one device reference for the
-//! ring), describes it with one Transmit Buffer Descriptor placed inside the CB, and takes its
-//! transmit timestamp if the socket asked for one (`skb_tx_timestamp`, before the CU is kicked, so
-//! before the device can complete it). The CB is a standard TCB in flexible mode whose TBD array is
-//! that one TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where the chip
-//! first reads up to two TBDs from inside the TCB; with one TBD per frame that saves nothing, and
-//! with a stale second slot it sends junk after the frame (QEMU's model does exactly that; see
-//! [`desc::tx_body`]). Frames therefore leave with nothing appended. Every 16th CB asks for a
-//! completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends. When
-//! the last free CB is used the queue is stopped; the transmit path and the cleaner both run under
-//! the CU lock, so a wake can never be lost between "ring full" and "stop queue". Byte Queue Limits
-//! are fed on both sides.
+//! ring; the mapping also takes the frame's transmit timestamp if the socket asked for one,
+//! `skb_tx_timestamp`, before the device can have the frame), and describes it with one Transmit
+//! Buffer Descriptor placed inside the CB. The CB is a standard TCB in flexible mode whose TBD
+//! array is that one TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where
+//! the chip first reads up to two TBDs from inside the TCB; with one TBD per frame that saves
+//! nothing, and with a stale second slot it sends junk after the frame (QEMU's model does exactly
+//! that; see [`desc::tx_body`]). Frames therefore leave with nothing appended. Every 16th CB asks
+//! for a completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends.
+//! When the last free CB is used the queue is stopped; the transmit path and the cleaner both run
+//! under the CU lock, so a wake can never be lost between "ring full" and "stop queue". Byte Queue
+//! Limits are fed on both sides.
 //!
 //! ## Receive
 //!
@@ -465,6 +465,12 @@ type Csr = pci::Bar<{ hw::CSR_LEN }>;
 const NAPI_WEIGHT: i32 = 16;
 /// The watchdog period.
 const WATCHDOG_MS: u32 = 2000;
+
+/// `Nic::irq_cause`'s interrupt causes: the SCB's STAT/ACK byte.
+const CAUSE_HW: u32 = 0xff;
+/// `Nic::irq_cause`: the last receive poll used its whole budget, so the next one looks at
+/// the RFA whatever the causes say (set by NAPI poll only).
+const CAUSE_RX_MORE: u32 = 1 << 8;
 /// The shortest Ethernet frame, without the FCS.
 const ETH_ZLEN: u32 = 60;
 /// TX threshold: bytes in the FIFO before transmission starts, in units of 8 (e100.c's 0xE0).
@@ -590,21 +596,20 @@ pub(crate) struct Nic {
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
     rx_mode_pending: AtomicBool,
-    /// The RU reported "no resources" (RNR) and has not been restarted yet.
+    /// The RU may be out of the ready state: it reported "no resources" (RNR) and has not been
+    /// restarted yet, or the watchdog's safety net or an RU_START the SCB accepted asks the
+    /// next poll to make sure. A receive poll that finds it set reads the SCB's RU status,
+    /// clears it if the RU is ready and restarts the RU otherwise.
     ru_stopped: AtomicBool,
-    /// The next poll looks at the RU's status whatever it finds (the watchdog's safety net, and
-    /// once after each RU_START).
-    ru_check: AtomicBool,
     /// CBs may be in flight (queued, or with the CU and not yet cleaned): set under `cu` by
     /// whatever queues one, and by poll to what its clean left. A poll that finds it clear
     /// leaves the CB ring and its lock alone: a CB queued after the flag was read completes
     /// with an interrupt (CX or CNA), and that interrupt's poll finds the flag set.
     tx_busy: AtomicBool,
-    /// The interrupt causes (STAT/ACK bits) acknowledged since a poll last took them.
-    irq_cause: AtomicU8,
-    /// The last receive poll used its whole budget: the next one looks at the RFA whatever
-    /// the causes say (written by NAPI poll only).
-    rx_more: AtomicBool,
+    /// What the next NAPI poll is asked to look at: the interrupt causes (STAT/ACK bits, the
+    /// low byte) acknowledged since a poll last took them, and [`CAUSE_RX_MORE`]. One word, so
+    /// a poll takes them all with one atomic swap.
+    irq_cause: AtomicU32,
     /// An ICH part (MDI-X and the 10 Mb/half transmit workaround depend on it).
     ich: bool,
     /// The link configuration, last state and diagnosis. Process context only (ethtool under
@@ -797,16 +802,13 @@ impl Nic {
             let more = {
                 let mut cu = self.cu.lock();
                 if let Some(addr) = restart.take() {
-                    // Cleared before the command, so an RNR that comes after it is kept; set
-                    // again if the SCB refused the command. Accepted, the next poll looks at
-                    // the RU once more: a start the chip took but did not act on is found
-                    // then, not a watchdog period later.
+                    // Taken before the command; set again whether the SCB took it or not:
+                    // refused, the next poll tries again; accepted, the next poll looks at the
+                    // RU once more, so a start the chip took but did not act on is found then,
+                    // not a watchdog period later.
                     if self.ru_stopped.swap(false, Ordering::AcqRel) {
-                        if rings::exec_cmd(io, scb::RUC_START, Some(addr)).is_err() {
-                            self.ru_stopped.store(true, Ordering::Release);
-                        } else {
-                            self.ru_check.store(true, Ordering::Relaxed);
-                        }
+                        let _ = rings::exec_cmd(io, scb::RUC_START, Some(addr));
+                        self.ru_stopped.store(true, Ordering::Release);
                     }
                 }
                 match cu.ring.as_mut() {
@@ -1546,7 +1548,7 @@ impl Nic {
         // nothing noticed (a lost RNR, an RU_START the SCB refused). e100.c raises a software
         // interrupt for this; scheduling NAPI does the same without a read-modify-write of the
         // interrupt mask register that the interrupt handler also writes.
-        self.ru_check.store(true, Ordering::Relaxed);
+        self.ru_stopped.store(true, Ordering::Release);
         let _bh = bh::disable();
         dev.napi_schedule();
     }
@@ -1801,10 +1803,8 @@ impl E100Driver {
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
-                ru_check: AtomicBool::new(false),
                 tx_busy: AtomicBool::new(false),
-                irq_cause: AtomicU8::new(0),
-                rx_more: AtomicBool::new(false),
+                irq_cause: AtomicU32::new(0),
                 ich: ich != 0,
                 link <- new_mutex!(link_ctl, "e100_rs::link"),
                 mac_fdx_force: AtomicBool::new(false),
@@ -2163,7 +2163,8 @@ impl net::dev::Operations for Nic {
             return IrqReturn::None;
         }
         io.write8(stat_ack, hw::SCB_STAT_ACK);
-        self.irq_cause.fetch_or(stat_ack, Ordering::Release);
+        self.irq_cause
+            .fetch_or(u32::from(stat_ack), Ordering::Release);
         if stat_ack & hw::STAT_ACK_RNR != 0 {
             self.ru_stopped.store(true, Ordering::Release);
         }
@@ -2185,27 +2186,27 @@ impl net::dev::Operations for Nic {
         let budget = poll.budget();
 
         // What asked for this poll: the causes the interrupt handler acknowledged since the
-        // last poll took them (netpoll's, budget 0, leaves them: it does no receive work). None
-        // at all is a poll no interrupt of ours asked for (a busy-polling socket, the
-        // watchdog's): everything is looked at. Otherwise the RFA when a frame was received,
-        // the RU stopped or is flagged to look at, or the last poll used its whole budget
-        // (frames may be left whatever the causes say: a shared line's handler adds the CU's
-        // between polls); a frame that arrives later raises FR, and a poll of its own.
+        // last poll took them, and the flags below, all taken with one swap (netpoll's poll,
+        // budget 0, leaves them: it does no receive work). No interrupt cause at all is a poll
+        // no interrupt of ours asked for (a busy-polling socket, the watchdog's): everything
+        // is looked at. Otherwise the RFA when a frame was received, the RU stopped or is
+        // flagged to look at, or the last poll used its whole budget (frames may be left
+        // whatever the causes say: a shared line's handler adds the CU's between polls); a
+        // frame that arrives later raises FR, and a poll of its own.
         let cause = if budget != 0 {
             self.irq_cause.swap(0, Ordering::Acquire)
         } else {
             self.irq_cause.load(Ordering::Acquire)
         };
+        let rx_causes = u32::from(hw::STAT_ACK_FR | hw::STAT_ACK_RNR) | CAUSE_RX_MORE;
         let rx_due = budget != 0
-            && (cause == 0
-                || cause & (hw::STAT_ACK_FR | hw::STAT_ACK_RNR) != 0
-                || self.rx_more.load(Ordering::Relaxed)
-                || self.ru_stopped.load(Ordering::Acquire)
-                || self.ru_check.load(Ordering::Relaxed));
+            && (cause & CAUSE_HW == 0
+                || cause & rx_causes != 0
+                || self.ru_stopped.load(Ordering::Acquire));
         // The CB ring when a CB may be in flight, or for netpoll (which comes for transmit
         // completion); an RU restart (below) goes through it too.
         let tx_due = budget == 0
-            || cause & (hw::STAT_ACK_CX | hw::STAT_ACK_CNA) != 0
+            || cause & u32::from(hw::STAT_ACK_CX | hw::STAT_ACK_CNA) != 0
             || self.tx_busy.load(Ordering::Relaxed);
 
         if !rx_due {
@@ -2245,12 +2246,7 @@ impl net::dev::Operations for Nic {
                 // last restart is stale); one that is not receiving is restarted once the RFD
                 // it would start at is empty. Until then the flag stays set and the next poll
                 // looks again.
-                // (`ru_check` is read before it is taken: no locked write on a poll that
-                // finds it clear, as nearly all do.)
-                let look = self.ru_stopped.load(Ordering::Acquire)
-                    || got.at_stop
-                    || (self.ru_check.load(Ordering::Relaxed)
-                        && self.ru_check.swap(false, Ordering::Relaxed));
+                let look = self.ru_stopped.load(Ordering::Acquire) || got.at_stop;
                 let restart = if look {
                     if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
                         self.ru_stopped.store(false, Ordering::Release);
@@ -2267,7 +2263,10 @@ impl net::dev::Operations for Nic {
             // Down: no RFA (the CB ring is looked at all the same).
             None => (rings::Received::default(), None),
         };
-        self.rx_more.store(got.work >= budget, Ordering::Relaxed);
+        if budget != 0 && got.work >= budget {
+            // Taken by the next poll, which NAPI runs at once (the budget was used).
+            self.irq_cause.fetch_or(CAUSE_RX_MORE, Ordering::Relaxed);
+        }
         if tx_due || restart.is_some() {
             let mut freed = rings::Reclaimed::new();
             let sent = self.reclaim(dev, io, poll, &mut freed, restart);

@@ -227,10 +227,10 @@ impl CbRing {
         Ok(())
     }
 
-    /// Queues a transmit: maps `skb` into the slot of the CB at `to_use` for `dev`, fills the
-    /// CB with `command` and the body `body` makes of the CB's and the frame's bus addresses,
-    /// takes the frame's timestamp, hands the CB to the CU and kicks it. On failure the frame
-    /// is handed back, not mapped (`ENOSPC`: no CB is free; a mapping error), or, in the
+    /// Queues a transmit: maps `skb` into the slot of the CB at `to_use` for `dev`, fills the CB
+    /// with `command` and the body `body` makes of the CB's and the frame's bus addresses (the
+    /// mapping takes the frame's timestamp), hands the CB to the CU and kicks it. On failure the
+    /// frame is handed back, not mapped (`ENOSPC`: no CB is free; a mapping error), or, in the
     /// unlikely case the CB could not be written after it was mapped, freed (`None`).
     pub(crate) fn issue_tx<'a>(
         &mut self,
@@ -252,8 +252,6 @@ impl CbRing {
             drop(self.tx.unmap(i));
             return Err((e, None));
         }
-        // Before the device can complete the frame.
-        self.tx.tx_timestamp(i);
         self.queued(io);
         Ok(())
     }
@@ -798,11 +796,11 @@ impl RxRing {
     }
 
     /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
-    /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading
-    /// to its (possibly new) buffer, its whole header rewritten; not the stop point, which
-    /// [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
-    /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is
-    /// the only one with EL set, without a write of its own to mark it.
+    /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading to
+    /// `to`, slot `i`'s (possibly new) buffer, its whole header rewritten; not the stop point,
+    /// which [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
+    /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is the
+    /// only one with EL set, without a write of its own to mark it.
     #[inline(always)]
     fn advance(&mut self, i: usize) {
         let prev = self.prev(i);

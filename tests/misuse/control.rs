@@ -39,9 +39,8 @@ struct Nic;
 /// A transmit into slot `i` of the ring's slots (kept by the driver, under its lock).
 #[allow(dead_code)]
 fn queue<'a>(dev: &Device, slots: &mut TxSlots, i: usize, skb: TxSkb<'a>) -> TxOutcome<'a> {
-    match slots.map(dev.parent(), i, skb) {
-        Ok(_addr) => slots.tx_timestamp(i),
-        Err((skb, _)) => drop(skb),
+    if let Err((skb, _)) = slots.map(dev.parent(), i, skb) {
+        drop(skb);
     }
     TxOutcome::Ok
 }

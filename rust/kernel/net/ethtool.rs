@@ -624,9 +624,9 @@ pub trait Operations: NetdevOperations {
     /// `ethtool -S`.
     const STATS: &'static [&'static str] = &[];
 
-    /// The driver takes software transmit timestamps (it calls
-    /// [`TxSlots::tx_timestamp`](super::skbuff::TxSlots::tx_timestamp) for every frame it
-    /// hands to the device): `ethtool -T` then reports them, with the core's own software
+    /// The driver takes software transmit timestamps (it maps every frame it hands to the
+    /// device with [`TxSlots::map`](super::skbuff::TxSlots::map), which takes them):
+    /// `ethtool -T` then reports them, with the core's own software
     /// receive timestamps (`ethtool_op_get_ts_info`).
     const SOFTWARE_TX_TIMESTAMPS: bool = false;
 

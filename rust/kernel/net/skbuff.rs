@@ -551,7 +551,7 @@ impl DevRef {
 /// /// Queues a frame in slot `i` (free: the caller keeps count of the ring's space, and
 /// /// stops the queue before it runs out); a frame that cannot be mapped is dropped.
 /// fn queue(dev: &Device<Bound>, s: &mut TxSlots, i: usize, skb: TxSkb<'_>) -> Option<DmaAddr> {
-///     // Describe the address to the device, then `s.tx_timestamp(i)`, then start it.
+///     // The frame's timestamp is taken: describe the address to the device, then start it.
 ///     s.map(dev, i, skb).ok()
 /// }
 ///
@@ -610,7 +610,10 @@ impl TxSlots {
     }
 
     /// Maps `skb` for `dev` (the slots' device, bound, as a new mapping requires) into empty
-    /// slot `i`, and returns its bus address. On failure the buffer is handed back with
+    /// slot `i`, takes its software transmit timestamp and hands it to PHY timestamping if its
+    /// socket asked for either (`skb_tx_timestamp()`), and returns its bus address: the
+    /// timestamp is taken before the device can have the frame (it needs the address), and no
+    /// frame that goes to the device lacks it. On failure the buffer is handed back with
     /// [`EINVAL`] (no such slot, a slot in use, another device, an empty or nonlinear frame)
     /// or [`ENOMEM`] (no mapping).
     #[inline]
@@ -626,6 +629,9 @@ impl TxSlots {
         };
         match skb.dma_map(dev) {
             Ok((addr, len)) => {
+                // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it
+                // (the clone shares the data, which the device only reads).
+                unsafe { bindings::skb_tx_timestamp(skb.skb.raw()) };
                 // INVARIANT: mapped for reading by the slots' device.
                 *slot = Some(TxSlot {
                     skb: skb.skb,
@@ -635,18 +641,6 @@ impl TxSlots {
                 Ok(addr)
             }
             Err(e) => Err((skb, e)),
-        }
-    }
-
-    /// Takes the software transmit timestamp of slot `i`'s frame and hands it to PHY
-    /// timestamping, if its socket asked for either (`skb_tx_timestamp`): call it as the
-    /// frame goes to the device, before the device can complete it.
-    #[inline]
-    pub fn tx_timestamp(&self, i: usize) {
-        if let Some(Some(s)) = self.slots.get(i) {
-            // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it
-            // (the clone shares the data, which the device only reads).
-            unsafe { bindings::skb_tx_timestamp(s.skb.raw()) };
         }
     }
 
