@@ -76,6 +76,22 @@ rm -rf "$mod"
 mkdir -p "$mod"
 cp "$REPO"/*.rs "$REPO/Kbuild" "$REPO/Makefile" "$mod/"
 make -C "$mod" KDIR="$KSRC" >"$out/module-build.log" 2>&1 || die "module build failed: $out/module-build.log"
+# The same module with line tables (scripts/bench/annotate.py --tree reads them): its code must
+# be the measured module's, symbol for symbol (line tables add only debug sections and file
+# names), or it is not kept.
+lines=$CACHE/bench/module-lines
+rm -rf "$lines"
+mkdir -p "$lines"
+cp "$REPO"/*.rs "$REPO/Kbuild" "$REPO/Makefile" "$lines/"
+if make -C "$lines" KDIR="$KSRC" KRUSTFLAGS=-Cdebuginfo=line-tables-only >>"$out/module-build.log" 2>&1 &&
+	cmp -s <(nm -S --defined-only "$mod/e100_rs.ko" | sort) <(nm -S --defined-only "$lines/e100_rs.ko" | sort) &&
+	cmp -s <(objcopy -O binary -j .text "$mod/e100_rs.ko" /dev/stdout) \
+		<(objcopy -O binary -j .text "$lines/e100_rs.ko" /dev/stdout); then
+	log "module with line tables (for annotate.py --tree): $lines/e100_rs.ko"
+else
+	log "warning: the module with line tables differs from the measured one; annotate.py --tree unavailable"
+	rm -rf "$lines"
+fi
 log "initramfs"
 "$REPO/scripts/initramfs.sh" "$INITRD" "$mod/e100_rs.ko"
 log "harness QEMU (its source gives the plugin header)"

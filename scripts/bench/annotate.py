@@ -2,15 +2,24 @@
 """Per-instruction view of one driver function from scripts/bench/insncount.c's counts.
 
     annotate.py --counts FILE --log GUEST_LOG --ko MODULE.ko --phase NAME --func SUBSTRING
+                [--tree DEPTH]
 
 Disassembles the module's functions whose (demangled) name contains SUBSTRING and prints
 each instruction with how many times per packet it ran in phase NAME (tx-1400, rx-1400, ...):
 the plugin counts per translated block, a block's count divided by its length is how often
 each of its instructions ran. The module's .text address comes from the guest log
 ("@@BENCH SYMS <module> .text ADDR"). Relocations are shown so calls name their targets.
+
+--tree DEPTH: instead of the disassembly, the same counts summed by inlined call path, the
+outermost DEPTH functions of it (poll_callback > poll > clean > status > ...): in a Rust
+module nearly everything is inlined into the two callbacks, so per-symbol counts say little.
+It needs MODULE.ko with line tables: scripts/bench.sh builds one beside the measured module,
+with the same code ($CACHE/bench/module-lines/e100_rs.ko, ~/.cache/e100_rs by default), and
+llvm-addr2line (Debian's llvm).
 """
 import argparse
 import gzip
+import json
 import re
 import subprocess
 import sys
@@ -27,6 +36,7 @@ def main():
     ap.add_argument("--ko", required=True)
     ap.add_argument("--phase", required=True)
     ap.add_argument("--func", required=True)
+    ap.add_argument("--tree", type=int, metavar="DEPTH")
     a = ap.parse_args()
     mod = re.sub(r"\.ko$", "", a.ko.rsplit("/", 1)[-1])
     base, mark, pkts = None, None, None
@@ -76,6 +86,9 @@ def main():
             continue
         for j in range(i, min(i + n, len(order))):
             runs[order[j]] = runs.get(order[j], 0) + execs
+    if a.tree:
+        tree(a, runs, dis, pkts)
+        return
     show, total = False, 0.0
     for line in dis.splitlines():
         if re.match(r"^[0-9a-f]+ <", line):
@@ -93,6 +106,55 @@ def main():
         elif line.strip():
             print(f"         {line}")
     print(f"\n{total:.1f} instructions per packet in functions matching {a.func!r}")
+
+
+def short(name):
+    """A demangled function name without its generic arguments and leading path: the last two
+    path components (`RxRing::clean`, `Nic::poll`)."""
+    prev = None
+    while prev != name:
+        prev, name = name, re.sub(r"<[^<>]*>", "", name)
+    return "::".join(name.split("::")[-2:]).lstrip(":")
+
+
+def tree(a, runs, dis, pkts):
+    """Prints the instructions per packet of the functions matching --func, by inlined call
+    path (outermost first, --tree functions deep), largest first."""
+    fn_of, cur = {}, None
+    for line in dis.splitlines():
+        m = re.match(r"^([0-9a-f]+) <(.*)>:", line)
+        if m:
+            cur = m.group(2)
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):", line)
+        if m:
+            fn_of[int(m.group(1), 16)] = cur
+    addrs = [off for off in runs if runs[off] and a.func in (fn_of.get(off) or "")]
+    if not addrs:
+        sys.exit(f"annotate.py: nothing of {a.func!r} ran in {a.phase}")
+    out = subprocess.run(["llvm-addr2line", "-e", a.ko, "-i", "-f", "-C", "--output-style=JSON"],
+                         input="".join(f"{off:#x}\n" for off in addrs), capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    if len(out) != len(addrs):
+        sys.exit("annotate.py: llvm-addr2line answered for fewer addresses than asked")
+    paths, unknown = {}, 0
+    for off, line in zip(addrs, out):
+        frames = json.loads(line).get("Symbol", [])
+        # llvm-addr2line lists the innermost inlined function first.
+        names = [short(f.get("FunctionName", "?")) for f in reversed(frames)]
+        if not names or names == ["??"]:
+            unknown += runs[off]
+        key = " > ".join(names[:a.tree]) or "??"
+        paths[key] = paths.get(key, 0) + runs[off]
+    total = sum(paths.values())
+    if unknown > total / 2:
+        print("annotate.py: most addresses have no line information: is the module built with "
+              "line tables (scripts/bench.sh's module-lines copy)?", file=sys.stderr)
+    for key, n in sorted(paths.items(), key=lambda kv: -kv[1]):
+        if n / pkts >= 0.5:
+            print(f"{n / pkts:8.1f} {key}")
+    print(f"\n{total / pkts:.1f} instructions per packet in functions matching {a.func!r} "
+          f"(paths under 0.5 a packet not listed)")
 
 
 if __name__ == "__main__":
