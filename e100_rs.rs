@@ -113,8 +113,11 @@
 //! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not
 //! act on is found within a period, so receive-only traffic cannot stay dead; the data path's
 //! other polls read no register, but the one after an RU_START does (and one that meets an
-//! empty RFD, below). The "stopped" flag is cleared before RU_START is issued (and set again if
-//! the SCB refuses it), so an RNR that comes meanwhile is not lost. An RFD completed with no
+//! empty RFD, below). One flag, "stopped", says the RU may be out of the ready state (an RNR,
+//! the watchdog's request, an RU_START just issued): a poll takes it before reading the SCB and
+//! sets it again unless the RU is ready, and it stays set through an RU_START, whether the SCB
+//! takes it or not, so the next poll reads the RU status: an RNR that comes meanwhile is not
+//! lost, and a start the chip did not act on is found then. An RFD completed with no
 //! frame in it, which the chip never writes, is QEMU's: its model writes the status before the
 //! count and data (the RU is then still receiving, and the poll leaves the RFD for the frame's
 //! own interrupt), and completes a stop point it raced with empty before stopping (the RU is
@@ -133,7 +136,7 @@
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
 //! schedules NAPI. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
-//! not stopped nor flagged for a look, the last receive poll not out of budget), and netpoll's,
+//! not flagged as possibly stopped, the last receive poll not out of budget), and netpoll's,
 //! cleans the CB ring only (if a CB may be in flight), without the receive lock. Otherwise poll
 //! cleans at most `budget` received frames, restarts the RU if it stopped, completes
 //! transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in batches
@@ -145,7 +148,8 @@
 //! from any context.
 //!
 //! A poll does only the work its causes call for, where e100.c always does both halves. The
-//! RFA: when a frame was received (FR), the RU stopped (RNR) or is flagged to be looked at,
+//! RFA: when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the
+//! watchdog, an RU_START),
 //! the last poll used its whole budget, or no cause was gathered at all (a busy-polling socket,
 //! the watchdog's poll). The CB ring: when a CB completed (CX, CNA), may be in flight (a flag
 //! set under the CU lock before a CB is queued, and by poll to what its clean left), an RU is
@@ -596,10 +600,10 @@ pub(crate) struct Nic {
     tx_timeout: AtomicBool,
     /// A receive-mode update found the CB ring full: retry from the service task.
     rx_mode_pending: AtomicBool,
-    /// The RU may be out of the ready state: it reported "no resources" (RNR) and has not been
-    /// restarted yet, or the watchdog's safety net or an RU_START the SCB accepted asks the
-    /// next poll to make sure. A receive poll that finds it set reads the SCB's RU status,
-    /// clears it if the RU is ready and restarts the RU otherwise.
+    /// The RU may be out of the ready state: it reported "no resources" (RNR), or the
+    /// watchdog's safety net asks, or an RU_START (accepted or refused) was just issued. A
+    /// receive poll takes it, reads the SCB's RU status and sets it again unless the RU is
+    /// ready, restarting the RU once the RFD at the ring's `clean` is empty.
     ru_stopped: AtomicBool,
     /// CBs may be in flight (queued, or with the CU and not yet cleaned): set under `cu` by
     /// whatever queues one, and by poll to what its clean left. A poll that finds it clear
@@ -802,14 +806,11 @@ impl Nic {
             let more = {
                 let mut cu = self.cu.lock();
                 if let Some(addr) = restart.take() {
-                    // Taken before the command; set again whether the SCB took it or not:
-                    // refused, the next poll tries again; accepted, the next poll looks at the
-                    // RU once more, so a start the chip took but did not act on is found then,
-                    // not a watchdog period later.
-                    if self.ru_stopped.swap(false, Ordering::AcqRel) {
-                        let _ = rings::exec_cmd(io, scb::RUC_START, Some(addr));
-                        self.ru_stopped.store(true, Ordering::Release);
-                    }
+                    // `ru_stopped` stays set (the poll that asks for the restart just set it):
+                    // refused, the next poll tries again; accepted, the next poll reads the RU
+                    // status, so a start the chip took but did not act on is found then, not
+                    // a watchdog period later.
+                    let _ = rings::exec_cmd(io, scb::RUC_START, Some(addr));
                 }
                 match cu.ring.as_mut() {
                     Some(ring) => {
@@ -2186,8 +2187,9 @@ impl net::dev::Operations for Nic {
         let budget = poll.budget();
 
         // What asked for this poll: the causes the interrupt handler acknowledged since the
-        // last poll took them, and the flags below, all taken with one swap (netpoll's poll,
-        // budget 0, leaves them: it does no receive work). No interrupt cause at all is a poll
+        // last poll took them, and `CAUSE_RX_MORE` (the last receive poll used its whole
+        // budget), taken together with one swap (netpoll's poll, budget 0, leaves them: it
+        // does no receive work). No interrupt cause at all is a poll
         // no interrupt of ours asked for (a busy-polling socket, the watchdog's): everything
         // is looked at. Otherwise the RFA when a frame was received, the RU stopped or is
         // flagged to look at, or the last poll used its whole budget (frames may be left
@@ -2239,17 +2241,19 @@ impl net::dev::Operations for Nic {
                     || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
                 );
                 // Whether the RU stopped: when its RNR was seen, when this pass reached the
-                // stop point (e100.c looks at the RU there), or in the watchdog's poll (the
-                // safety net, for an RU stopped with nothing noticed), the SCB's RU status
-                // decides; the data path's other polls read no register (but for an empty
-                // RFD, see `RxRing::clean`). A ready RU is left alone (an RNR from before the
-                // last restart is stale); one that is not receiving is restarted once the RFD
-                // it would start at is empty. Until then the flag stays set and the next poll
-                // looks again.
-                let look = self.ru_stopped.load(Ordering::Acquire) || got.at_stop;
-                let restart = if look {
+                // stop point (e100.c looks at the RU there), in the poll after an RU_START, or
+                // in the watchdog's poll (the safety net, for an RU stopped with nothing
+                // noticed), the SCB's RU status decides; the data path's other polls read no
+                // register (but for an empty RFD, see `RxRing::clean`). The flag is taken
+                // before the read (a locked swap only when it is set), so an RNR or a
+                // watchdog request that comes after the read stays for the next poll. A ready
+                // RU is left alone (an RNR from before the last restart is stale); one that
+                // is not receiving is restarted once the RFD it would start at is empty.
+                // Until then the flag is set again and the next poll looks again.
+                let flagged = self.ru_stopped.load(Ordering::Acquire)
+                    && self.ru_stopped.swap(false, Ordering::AcqRel);
+                let restart = if flagged || got.at_stop {
                     if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
-                        self.ru_stopped.store(false, Ordering::Release);
                         None
                     } else {
                         self.ru_stopped.store(true, Ordering::Release);
@@ -2263,8 +2267,10 @@ impl net::dev::Operations for Nic {
             // Down: no RFA (the CB ring is looked at all the same).
             None => (rings::Received::default(), None),
         };
-        if budget != 0 && got.work >= budget {
-            // Taken by the next poll, which NAPI runs at once (the budget was used).
+        if got.work >= budget {
+            // Taken by the next poll: NAPI runs it at once (the budget was used), or, were
+            // NAPI being disabled, the first after it is enabled again (which then looks at
+            // the RFA once more; `up` clears the word).
             self.irq_cause.fetch_or(CAUSE_RX_MORE, Ordering::Relaxed);
         }
         if tx_due || restart.is_some() {

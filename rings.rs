@@ -231,7 +231,8 @@ impl CbRing {
     /// with `command` and the body `body` makes of the CB's and the frame's bus addresses (the
     /// mapping takes the frame's timestamp), hands the CB to the CU and kicks it. On failure the
     /// frame is handed back, not mapped (`ENOSPC`: no CB is free; a mapping error), or, in the
-    /// unlikely case the CB could not be written after it was mapped, freed (`None`).
+    /// unlikely case the CB could not be written after it was mapped, freed (`None`), its
+    /// timestamp already taken.
     pub(crate) fn issue_tx<'a>(
         &mut self,
         io: &Csr,
@@ -796,11 +797,11 @@ impl RxRing {
     }
 
     /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
-    /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading to
-    /// `to`, slot `i`'s (possibly new) buffer, its whole header rewritten; not the stop point,
-    /// which [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
-    /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is the
-    /// only one with EL set, without a write of its own to mark it.
+    /// the RFD before it, refilled or re-armed just before it, becomes an ordinary RFD leading
+    /// to its (possibly new) buffer, its whole header rewritten; not the stop point, which
+    /// [`Self::move_stop`] rewrites after the pass (the RU does not leave it by its link
+    /// meanwhile: its EL is set). `clean` moves past `i`. Between passes the newest RFD so is
+    /// the only one with EL set, without a write of its own to mark it.
     #[inline(always)]
     fn advance(&mut self, i: usize) {
         let prev = self.prev(i);

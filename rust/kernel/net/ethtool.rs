@@ -625,9 +625,9 @@ pub trait Operations: NetdevOperations {
     const STATS: &'static [&'static str] = &[];
 
     /// The driver takes software transmit timestamps (it maps every frame it hands to the
-    /// device with [`TxSlots::map`](super::skbuff::TxSlots::map), which takes them):
-    /// `ethtool -T` then reports them, with the core's own software
-    /// receive timestamps (`ethtool_op_get_ts_info`).
+    /// device with [`TxSlots::map`](super::skbuff::TxSlots::map), which takes them): `ethtool
+    /// -T` then reports them, with the core's own software receive timestamps
+    /// (`ethtool_op_get_ts_info`).
     const SOFTWARE_TX_TIMESTAMPS: bool = false;
 
     /// Fills the `ethtool -S` values: `data` has exactly one slot per name in

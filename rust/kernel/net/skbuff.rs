@@ -613,7 +613,9 @@ impl TxSlots {
     /// slot `i`, takes its software transmit timestamp and hands it to PHY timestamping if its
     /// socket asked for either (`skb_tx_timestamp()`), and returns its bus address: the
     /// timestamp is taken before the device can have the frame (it needs the address), and no
-    /// frame that goes to the device lacks it. On failure the buffer is handed back with
+    /// frame that goes to the device lacks it. (A frame mapped and then unmapped unsent has had
+    /// it taken too. A driver that takes hardware timestamps marks the frame for them before
+    /// mapping it, as `skb_tx_timestamp()` requires.) On failure the buffer is handed back with
     /// [`EINVAL`] (no such slot, a slot in use, another device, an empty or nonlinear frame)
     /// or [`ENOMEM`] (no mapping).
     #[inline]
@@ -629,8 +631,10 @@ impl TxSlots {
         };
         match skb.dma_map(dev) {
             Ok((addr, len)) => {
-                // SAFETY: the buffer is valid and ours; timestamping reads it and may clone it
-                // (the clone shares the data, which the device only reads).
+                // SAFETY: the buffer is valid and ours, in `ndo_start_xmit` (a `TxSkb` exists
+                // only there), the context `skb_tx_timestamp()` is made for; timestamping reads
+                // it and may clone it (the clone shares the data, which the device only reads)
+                // and writes its shared info, outside the mapped bytes.
                 unsafe { bindings::skb_tx_timestamp(skb.skb.raw()) };
                 // INVARIANT: mapped for reading by the slots' device.
                 *slot = Some(TxSlot {
