@@ -87,7 +87,9 @@ if make -C "$lines" KDIR="$KSRC" KRUSTFLAGS=-Cdebuginfo=line-tables-only >>"$out
 	cmp -s <(nm -S --defined-only "$mod/e100_rs.ko" | sort) <(nm -S --defined-only "$lines/e100_rs.ko" | sort) &&
 	cmp -s <(objcopy -O binary -j .text "$mod/e100_rs.ko" /dev/stdout) \
 		<(objcopy -O binary -j .text "$lines/e100_rs.ko" /dev/stdout); then
-	log "module with line tables (for annotate.py --tree): $lines/e100_rs.ko"
+	# Beside the counts it matches (not committed: *.ko is ignored).
+	cp "$lines/e100_rs.ko" "$out/e100_rs.lines.ko"
+	log "module with line tables (for annotate.py --tree): $out/e100_rs.lines.ko"
 else
 	log "warning: the module with line tables differs from the measured one; annotate.py --tree unavailable"
 	rm -rf "$lines"

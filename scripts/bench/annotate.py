@@ -13,9 +13,9 @@ each of its instructions ran. The module's .text address comes from the guest lo
 --tree DEPTH: instead of the disassembly, the same counts summed by inlined call path, the
 outermost DEPTH functions of it (poll_callback > poll > clean > status > ...): in a Rust
 module nearly everything is inlined into the two callbacks, so per-symbol counts say little.
-It needs MODULE.ko with line tables: scripts/bench.sh builds one beside the measured module,
-with the same code ($CACHE/bench/module-lines/e100_rs.ko, ~/.cache/e100_rs by default), and
-llvm-addr2line (Debian's llvm).
+It needs MODULE.ko with line tables: scripts/bench.sh builds one with the measured module's
+code and leaves it beside the counts, as e100_rs.lines.ko in the results folder (not committed;
+a module from another build gives wrong paths silently), and llvm-addr2line (Debian's llvm).
 """
 import argparse
 import gzip
@@ -150,9 +150,12 @@ def tree(a, runs, dis, pkts):
     if unknown > total / 2:
         print("annotate.py: most addresses have no line information: is the module built with "
               "line tables (scripts/bench.sh's module-lines copy)?", file=sys.stderr)
-    for key, n in sorted(paths.items(), key=lambda kv: -kv[1]):
-        if n / pkts >= 0.5:
-            print(f"{n / pkts:8.1f} {key}")
+    try:
+        for key, n in sorted(paths.items(), key=lambda kv: -kv[1]):
+            if n / pkts >= 0.5:
+                print(f"{n / pkts:8.1f} {key}")
+    except BrokenPipeError:  # the reader (head) has seen enough
+        sys.exit(0)
     print(f"\n{total / pkts:.1f} instructions per packet in functions matching {a.func!r} "
           f"(paths under 0.5 a packet not listed)")
 
