@@ -147,16 +147,15 @@
 //! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
 //! from any context.
 //!
-//! A poll does only the work its causes call for, where e100.c always does both halves. The
-//! RFA: when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the
-//! watchdog, an RU_START),
-//! the last poll used its whole budget, or no cause was gathered at all (a busy-polling socket,
-//! the watchdog's poll). The CB ring: when a CB completed (CX, CNA), may be in flight (a flag
-//! set under the CU lock before a CB is queued, and by poll to what its clean left), an RU is
+//! A poll does only the work its causes call for, where e100.c always does both halves. The RFA:
+//! when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the watchdog, an
+//! RU_START), the last poll used its whole budget, or no cause was gathered at all (a busy-polling
+//! socket, the watchdog's poll). The CB ring: when a CB completed (CX, CNA), may be in flight (a
+//! flag set under the CU lock before a CB is queued, and by poll to what its clean left), an RU is
 //! to be restarted, or for netpoll. Work that comes after a poll took its causes raises an
 //! interrupt of its own once NAPI unmasks the device: the chip latches STAT/ACK while masked.
-//! Measured on one-way UDP, one frame per interrupt: 75 instructions less per transmitted
-//! frame, 77 less per received one (scripts/bench.sh's instruction counts).
+//! Measured on one-way UDP, one frame per interrupt: 75 instructions less per transmitted frame, 77
+//! less per received one (scripts/bench.sh's instruction counts).
 //!
 //! NAPI polls in a kernel thread of its own (`napi/ethN-<id>`) when one CPU is online at probe,
 //! in softirq context otherwise; `/sys/class/net/ethN/threaded` switches it at run time (no
@@ -2189,12 +2188,12 @@ impl net::dev::Operations for Nic {
         // What asked for this poll: the causes the interrupt handler acknowledged since the
         // last poll took them, and `CAUSE_RX_MORE` (the last receive poll used its whole
         // budget), taken together with one swap (netpoll's poll, budget 0, leaves them: it
-        // does no receive work). No interrupt cause at all is a poll
-        // no interrupt of ours asked for (a busy-polling socket, the watchdog's): everything
-        // is looked at. Otherwise the RFA when a frame was received, the RU stopped or is
-        // flagged to look at, or the last poll used its whole budget (frames may be left
-        // whatever the causes say: a shared line's handler adds the CU's between polls); a
-        // frame that arrives later raises FR, and a poll of its own.
+        // does no receive work). No interrupt cause at all is a poll no interrupt of ours
+        // asked for (a busy-polling socket, the watchdog's): everything is looked at.
+        // Otherwise the RFA when a frame was received, the RU is flagged as possibly stopped
+        // (`ru_stopped`), or the last poll used its whole budget (frames may be left whatever
+        // the causes say: a shared line's handler adds the CU's between polls); a frame that
+        // arrives later raises FR, and a poll of its own.
         let cause = if budget != 0 {
             self.irq_cause.swap(0, Ordering::Acquire)
         } else {
@@ -2267,10 +2266,10 @@ impl net::dev::Operations for Nic {
             None => (rings::Received::default(), None),
         };
         if budget != 0 && got.work >= budget {
-            // (`budget != 0` always holds here; said, it saves the receive poll three
-            // instructions as the compiler lays it out.) Taken by the next poll: NAPI runs it at once (the budget was used), or, were
-            // NAPI being disabled, the first after it is enabled again (which then looks at
-            // the RFA once more; `up` clears the word).
+            // Taken by the next poll: NAPI runs it at once (the budget was used), or, were NAPI
+            // being disabled, the first after it is enabled again (which then looks at the RFA
+            // once more; `up` clears the word). (`budget != 0` always holds here; said, it
+            // saves the receive poll three instructions as the compiler lays it out.)
             self.irq_cause.fetch_or(CAUSE_RX_MORE, Ordering::Relaxed);
         }
         if tx_due || restart.is_some() {
