@@ -38,7 +38,8 @@ def main():
     ap.add_argument("--func", required=True)
     ap.add_argument("--tree", type=int, metavar="DEPTH")
     a = ap.parse_args()
-    mod = re.sub(r"\.ko$", "", a.ko.rsplit("/", 1)[-1])
+    # bench.sh names its copy with line tables e100_rs.lines.ko.
+    mod = re.sub(r"(\.lines)?\.ko$", "", a.ko.rsplit("/", 1)[-1])
     base, mark, pkts = None, None, None
     with open(a.log, errors="replace") as f:
         for line in f:
