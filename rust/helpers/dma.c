@@ -23,10 +23,20 @@ void rust_helper_mb(void)
 	mb();
 }
 
-dma_addr_t rust_helper_dma_map_single(struct device *dev, void *ptr, size_t size,
-				      enum dma_data_direction dir)
+/*
+ * dma_map_single() of an sk_buff's linear data, which is always in the kernel's direct map
+ * (kmalloc'ed or page-fragment memory: skb_free_head() frees it with kfree() or as a page
+ * fragment; never vmalloc'ed, never on a stack). The mapping is made from the data's page and
+ * offset, as dma_map_single() makes it, without that inline's is_vmalloc_addr() check: its call
+ * would cost this helper a stack frame on every packet, for a check the argument cannot fail.
+ * With the DMA-API debugging on, debug_dma_map_single() still checks the address as
+ * dma_map_single() does (vmalloc, stack, direct map).
+ */
+dma_addr_t rust_helper_dma_map_skb_data(struct device *dev, void *data, size_t size,
+					enum dma_data_direction dir)
 {
-	return dma_map_single(dev, ptr, size, dir);
+	debug_dma_map_single(dev, data, size);
+	return dma_map_page_attrs(dev, virt_to_page(data), offset_in_page(data), size, dir, 0);
 }
 
 int rust_helper_dma_mapping_error(struct device *dev, dma_addr_t addr)

@@ -374,9 +374,10 @@ impl<'a> TxSkb<'a> {
             return Err(EINVAL);
         }
         // SAFETY: `data .. data + len` is the buffer's linear data (checked above), which stays
-        // in place while we own it.
+        // in place while we own it (and, as all of an `sk_buff`'s linear data, lies in the
+        // direct map, as the helper requires).
         let addr = unsafe {
-            bindings::dma_map_single(
+            bindings::dma_map_skb_data(
                 dev.as_raw(),
                 (*self.skb.raw()).data.cast(),
                 len as usize,
@@ -899,9 +900,10 @@ impl RxBuf {
         if len == 0 || len > self.room || !rx_data_aligned(&self) {
             return Err((self, EINVAL));
         }
-        // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
+        // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above),
+        // an `sk_buff`'s linear data (in the direct map, as the helper requires).
         let addr = unsafe {
-            bindings::dma_map_single(
+            bindings::dma_map_skb_data(
                 dev.as_raw(),
                 (*self.raw()).data.cast(),
                 len as usize,
@@ -1248,10 +1250,10 @@ impl RxMapping {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above); `dev`
-        // is bound.
+        // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above), an
+        // `sk_buff`'s linear data (in the direct map, as the helper requires); `dev` is bound.
         let addr = unsafe {
-            bindings::dma_map_single(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
+            bindings::dma_map_skb_data(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
         };
         if mapping_failed(dev, addr) {
             return Err((buf, ENOMEM));
