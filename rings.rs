@@ -488,13 +488,14 @@ struct Rx {
 ///
 /// # Invariants
 ///
-/// Every slot holds a mapped buffer with an RFD header; `stop` is the one RFD with EL set and
-/// size 0; the RFDs from `clean` up to `stop` (ring order) belong to the RU. Between cleaning
-/// passes `stop` is the RFD just before `clean` (a pass's first [`RxRing::advance`] relies on
-/// it: the RFD before the first one it consumes is the stop point, not one the RU owns).
+/// There are at least two slots (`bufs`, whose length is the ring's: indices wrap at it);
+/// `clean` and `stop` are slot indices. Every slot holds a mapped buffer with an RFD header;
+/// `stop` is the one RFD with EL set and size 0; the RFDs from `clean` up to `stop` (ring
+/// order) belong to the RU. Between cleaning passes `stop` is the RFD just before `clean` (a
+/// pass's first [`RxRing::advance`] relies on it: the RFD before the first one it consumes is
+/// the stop point, not one the RU owns).
 pub(crate) struct RxRing {
     bufs: KVec<Rx>,
-    count: usize,
     clean: usize,
     stop: usize,
 }
@@ -576,7 +577,6 @@ impl RxRing {
         }
         let mut ring = Self {
             bufs,
-            count,
             clean: 0,
             stop: count - 1,
         };
@@ -593,7 +593,7 @@ impl RxRing {
     /// Points RFD `i`'s link at RFD `i + 1`.
     #[inline]
     fn link(&mut self, i: usize) -> Result {
-        let next = self.addr(ring_next(i, self.count));
+        let next = self.addr(ring_next(i, self.bufs.len()));
         let r = self.bufs.get_mut(i).ok_or(EINVAL)?;
         r.buf
             .update_head::<RFD_LEN, _>(|h| h.set_le32::<{ desc::RFD_LINK_OFFSET }>(next))
@@ -663,7 +663,7 @@ impl RxRing {
             let Some(mut st) = self.status(i) else {
                 break;
             };
-            let next = self.addr(ring_next(i, self.count));
+            let next = self.addr(ring_next(i, self.bufs.len()));
             if st.actual == 0 {
                 // Complete with no frame in it: the chip never does this, QEMU's model does
                 // in three ways. It writes an RFD's status before its count and data, so a poll
@@ -676,7 +676,7 @@ impl RxRing {
                 // with 0 bytes and goes on, the RU still ready. Either way, once the RU has
                 // stopped or completed the next RFD the count is final, and an empty RFD is
                 // re-armed where it is, with no buffer asked for and nothing counted.
-                let moved_on = self.status(ring_next(i, self.count)).is_some();
+                let moved_on = self.status(ring_next(i, self.bufs.len())).is_some();
                 if !moved_on && !ru_stopped() {
                     break;
                 }
@@ -780,13 +780,13 @@ impl RxRing {
                 }
                 _ => return false,
             }
-            i = ring_next(i, self.count);
+            i = ring_next(i, self.bufs.len());
         }
         false
     }
 
     fn prev(&self, i: usize) -> usize {
-        ring_prev(i, self.count)
+        ring_prev(i, self.bufs.len())
     }
 
     /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0) linked to `next`: its
@@ -809,7 +809,7 @@ impl RxRing {
             let to = self.addr(i);
             let _ = self.write_header(prev, to, false, RFD_SIZE);
         }
-        self.clean = ring_next(i, self.count);
+        self.clean = ring_next(i, self.bufs.len());
     }
 
     /// Moves the stop point to just before `clean`, the last RFD this pass refilled or
@@ -830,7 +830,7 @@ impl RxRing {
             return;
         }
         let old = self.stop;
-        let to = self.addr(ring_next(old, self.count));
+        let to = self.addr(ring_next(old, self.bufs.len()));
         let Some(r) = self.bufs.get_mut(old) else {
             return;
         };
