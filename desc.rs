@@ -78,6 +78,11 @@ impl<const N: usize> Body<N> {
     pub(crate) fn words(&self) -> &[u32] {
         &self.words[..self.len]
     }
+
+    /// All `N` words, those past the meaningful ones zero.
+    pub(crate) fn all_words(&self) -> [u32; N] {
+        self.words
+    }
 }
 
 /// Settings that go into a Configure command.

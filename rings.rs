@@ -126,12 +126,16 @@ const CB_HEAD_WORDS: usize = 4;
 
 kernel::dma_struct! {
     /// A Command Block: status, command, link, and the command's body, whose first
-    /// [`CB_HEAD_WORDS`] words are a field of their own.
+    /// [`CB_HEAD_WORDS`] words are fields of their own (written one by one from registers: a
+    /// volatile write of an array goes through a copy on the stack).
     pub(crate) struct Cb {
         status: u16,
         command: u16,
         link: u32,
-        head: [u32; CB_HEAD_WORDS],
+        head0: u32,
+        head1: u32,
+        head2: u32,
+        head3: u32,
         rest: [u32; desc::CB_BODY_WORDS - CB_HEAD_WORDS],
     }
 }
@@ -249,7 +253,8 @@ impl CbRing {
             Ok(a) => a,
             Err((skb, e)) => return Err((e, Some(skb))),
         };
-        if let Err(e) = self.fill(i, command, body(self.addr(i), addr as u32).words()) {
+        let head = body(self.addr(i), addr as u32).all_words();
+        if let Err(e) = self.fill_head(i, command, head) {
             drop(self.tx.unmap(i));
             return Err((e, None));
         }
@@ -282,21 +287,15 @@ impl CbRing {
         // The first words in one write (past a short body's end, zeros the device ignores);
         // the rest, for the commands that have more, word by word.
         let mut head = [0u32; CB_HEAD_WORDS];
-        match body.first_chunk::<CB_HEAD_WORDS>() {
-            // A transmit body: a fixed-size copy (two moves, not a memcpy call).
-            Some(h) => head = *h,
-            None => {
-                for (h, w) in head.iter_mut().zip(body) {
-                    *h = *w;
-                }
-            }
+        for (h, w) in head.iter_mut().zip(body) {
+            *h = *w;
         }
-        let command = (command | CB_S).to_le();
         if body.len() <= CB_HEAD_WORDS {
-            // A transmit's (and most commands'): one element access for all of it.
-            return dma_write!(self.mem, i, { head = head, status = 0, command = command });
+            // Most commands': one element access for all of it.
+            return self.fill_head(i, command, head);
         }
-        dma_write!(self.mem, i, head = head)?;
+        let [h0, h1, h2, h3] = head;
+        dma_write!(self.mem, i, { head0 = h0, head1 = h1, head2 = h2, head3 = h3 })?;
         for (k, w) in body
             .iter()
             .skip(CB_HEAD_WORDS)
@@ -305,7 +304,22 @@ impl CbRing {
         {
             dma_write!(self.mem, i, rest[k] = *w)?;
         }
-        dma_write!(self.mem, i, { status = 0, command = command })
+        dma_write!(self.mem, i, { status = 0, command = (command | CB_S).to_le() })
+    }
+
+    /// Writes CB `i` with a body of at most [`CB_HEAD_WORDS`] words (a transmit's: one element
+    /// access for all of it, each word written from a register), its S bit set, status clear.
+    #[inline(always)]
+    fn fill_head(&mut self, i: usize, command: u16, head: [u32; CB_HEAD_WORDS]) -> Result {
+        let [h0, h1, h2, h3] = head;
+        dma_write!(self.mem, i, {
+            head0 = h0,
+            head1 = h1,
+            head2 = h2,
+            head3 = h3,
+            status = 0,
+            command = (command | CB_S).to_le()
+        })
     }
 
     /// Bus address of CB `i` (32-bit: the DMA mask is 32 bits).
