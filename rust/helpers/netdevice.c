@@ -125,13 +125,15 @@ void rust_helper_local_bh_enable(void)
  * A received frame's buffer made ready for the stack: the frame starts @offset bytes into the
  * empty buffer and is @len bytes long (skb_reserve(), skb_put()); eth_type_trans() sets its
  * protocol and pulls the Ethernet header. Returns the pkt_type eth_type_trans() chose. One
- * helper for what C inlines around a receive, so Rust pays one call a frame, not four.
+ * helper for what C inlines around a receive, so Rust pays one call a frame, not four. The
+ * caller has checked that @offset + @len bytes fit in the buffer's room: __skb_put(), without
+ * skb_put()'s call and its check of the same.
  */
 u8 rust_helper_skb_rx_frame(struct sk_buff *skb, unsigned int offset, unsigned int len,
 			    struct net_device *dev)
 {
 	skb_reserve(skb, offset);
-	skb_put(skb, len);
+	__skb_put(skb, len);
 	skb->protocol = eth_type_trans(skb, dev);
 	return skb->pkt_type;
 }

@@ -1036,12 +1036,17 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
         let poll = unsafe { Poll::new(napi, budget) };
         let budget_u = usize::try_from(budget).unwrap_or(0);
-        let work = t.poll(d, &poll).min(budget_u);
-        // `work <= budget_u <= c_int::MAX`.
+        let work = t.poll(d, &poll);
+        if work >= budget_u {
+            // The whole budget used (a driver that says more is held to it): NAPI keeps the
+            // context and polls again.
+            return budget.max(0);
+        }
+        // `work < budget_u <= c_int::MAX`.
         let work = work as c_int;
         // SAFETY: completing from the context's own poll, with less work than the budget, as
         // NAPI requires.
-        if work < budget && unsafe { bindings::napi_complete_done(napi, work) } {
+        if unsafe { bindings::napi_complete_done(napi, work) } {
             t.poll_complete(d);
         }
         work
