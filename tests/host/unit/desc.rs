@@ -131,6 +131,18 @@ fn tx_body_points_at_its_own_tbd() {
 }
 
 #[test]
+fn all_words_is_the_body_zero_padded() {
+    // The transmit path writes all four words (`all_words`), the commands their meaningful
+    // ones (`words`): the same words where both exist, zeros past a short body's end.
+    let tx = desc::tx_body(0x1000_0000, 0x2345_6780, 1514, 0xe0);
+    assert_eq!(&tx.all_words()[..], tx.words());
+    let ia = desc::ia_body(&[0x00, 0x1b, 0x21, 0x0a, 0x0b, 0x0c]);
+    let all = ia.all_words();
+    assert_eq!(&all[..ia.words().len()], ia.words());
+    assert!(all[ia.words().len()..].iter().all(|&w| w == 0));
+}
+
+#[test]
 fn tx_command_interrupt_bits() {
     let c = desc::tx_command(mac(9), false);
     assert_eq!(c & 0x7, CbCmd::Transmit as u16);
