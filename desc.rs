@@ -56,6 +56,11 @@ pub(crate) const MAX_MULTICAST: usize = 64;
 /// body bytes in memory order (`from_ne_bytes`, so the bytes land in order whatever the CPU's
 /// endianness). A transmit body is 4 words (built for every frame: no room for a microcode
 /// load to zero and copy); the commands take up to a whole CB.
+///
+/// # Invariants
+///
+/// The words past the first `len` are zero (every constructor zero-fills or fills all `N`):
+/// [`Body::all_words`] relies on it.
 pub(crate) struct Body<const N: usize = CB_BODY_WORDS> {
     words: [u32; N],
     len: usize,
@@ -71,6 +76,7 @@ impl<const N: usize> Body<N> {
             *w = u32::from_ne_bytes(b);
             len += 1;
         }
+        // INVARIANT: the words past `len` keep the zeros they were made with.
         Body { words, len }
     }
 
@@ -242,6 +248,7 @@ pub(crate) fn tx_body(cb: u32, buf: u32, len: u16, threshold: u8) -> Body<4> {
     // count, 1.
     let counts = u32::from_ne_bytes([0, 0, threshold, 1]);
     let size = (u32::from(len & 0x3fff) | TBD_EL).to_le();
+    // INVARIANT: all four words are meaningful.
     Body {
         words: [tbd_array, counts, buf.to_le(), size],
         len: 4,

@@ -273,7 +273,7 @@ impl CbRing {
         // the compiler cannot drop (the counts are reloaded after the CB's volatile writes).
         self.avail = self.avail.wrapping_sub(1);
         self.unsent = self.unsent.wrapping_add(1);
-        // Order matters: the new CB's S bit is set (in `fill`), then the previous CB's is
+        // Order matters: the new CB's S bit is set (in `fill_head`), then the previous CB's is
         // cleared, so the CU always has a suspend point ahead of it.
         dma::wmb();
         let p = self.prev(i);
@@ -284,8 +284,8 @@ impl CbRing {
     }
 
     fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
-        // The first words in one write (past a short body's end, zeros the device ignores);
-        // the rest, for the commands that have more, word by word.
+        // The first words in one element access (past a short body's end, zeros the device
+        // ignores); the rest, for the commands that have more, word by word.
         let mut head = [0u32; CB_HEAD_WORDS];
         for (h, w) in head.iter_mut().zip(body) {
             *h = *w;

@@ -123,7 +123,7 @@ void rust_helper_local_bh_enable(void)
 
 /*
  * A received frame's buffer made ready for the stack: the frame starts @offset bytes into the
- * empty buffer and is @len bytes long (skb_reserve(), skb_put()); eth_type_trans() sets its
+ * empty buffer and is @len bytes long (skb_reserve(), __skb_put()); eth_type_trans() sets its
  * protocol and pulls the Ethernet header. Returns the pkt_type eth_type_trans() chose. One
  * helper for what C inlines around a receive, so Rust pays one call a frame, not four. The
  * caller has checked that @offset + @len bytes fit in the buffer's room: __skb_put(), without

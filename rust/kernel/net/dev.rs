@@ -1039,7 +1039,7 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let work = t.poll(d, &poll);
         if work >= budget_u {
             // The whole budget used (a driver that says more is held to it): NAPI keeps the
-            // context and polls again.
+            // context and polls again. (Budget 0, netpoll's poll: nothing to complete.)
             return budget.max(0);
         }
         // `work < budget_u <= c_int::MAX`.

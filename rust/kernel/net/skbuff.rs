@@ -374,8 +374,8 @@ impl<'a> TxSkb<'a> {
             return Err(EINVAL);
         }
         // SAFETY: `data .. data + len` is the buffer's linear data (checked above), which stays
-        // in place while we own it (and, as all of an `sk_buff`'s linear data, lies in the
-        // direct map, as the helper requires).
+        // in place while we own it (and, in an `sk_buff`'s head buffer, lies in the direct
+        // map, as the helper requires).
         let addr = unsafe {
             bindings::dma_map_skb_data(
                 dev.as_raw(),
@@ -901,7 +901,7 @@ impl RxBuf {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above),
-        // an `sk_buff`'s linear data (in the direct map, as the helper requires).
+        // an `sk_buff`'s head buffer (in the direct map, as the helper requires).
         let addr = unsafe {
             bindings::dma_map_skb_data(
                 dev.as_raw(),
@@ -924,7 +924,7 @@ impl RxBuf {
     }
 
     /// Makes the received frame of `len` bytes at `offset` the buffer's data, sets its protocol
-    /// and pulls its Ethernet header (`skb_reserve`, `skb_put`, `eth_type_trans`). Returns the
+    /// and pulls its Ethernet header (`skb_reserve`, `__skb_put`, `eth_type_trans`). Returns the
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
     /// address, as `eth_type_trans` found (the frame's bytes are the device's: Rust code does
     /// not read them). [`EINVAL`] if the frame does not fit in the buffer or is shorter than
@@ -941,7 +941,7 @@ impl RxBuf {
         // bytes of tailroom (within `room`, type invariant, checked above): moving the data
         // start and extending the data stay inside it. The device wrote the frame there; it
         // holds at least an Ethernet header (checked above), which `eth_type_trans` pulls; the
-        // device is valid. One helper for the four steps (`skb_reserve`, `skb_put`,
+        // device is valid. One helper for the four steps (`skb_reserve`, `__skb_put`,
         // `eth_type_trans`, reading `pkt_type`): a call each would cost more than the work on
         // every frame received.
         let pkt_type = unsafe { bindings::skb_rx_frame(self.raw(), offset, len, dev.as_raw()) };
@@ -1251,7 +1251,7 @@ impl RxMapping {
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above), an
-        // `sk_buff`'s linear data (in the direct map, as the helper requires); `dev` is bound.
+        // `sk_buff`'s head buffer (in the direct map, as the helper requires); `dev` is bound.
         let addr = unsafe {
             bindings::dma_map_skb_data(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
         };

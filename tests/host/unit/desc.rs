@@ -132,14 +132,17 @@ fn tx_body_points_at_its_own_tbd() {
 
 #[test]
 fn all_words_is_the_body_zero_padded() {
-    // The transmit path writes all four words (`all_words`), the commands their meaningful
-    // ones (`words`): the same words where both exist, zeros past a short body's end.
+    // The transmit path writes all four words of its body (`all_words`): they are the whole
+    // transmit body. And past a body's meaningful words, `all_words` gives zeros (`Body`'s
+    // invariant), here for a command built from bytes.
     let tx = desc::tx_body(0x1000_0000, 0x2345_6780, 1514, 0xe0);
+    assert_eq!(tx.words().len(), 4);
     assert_eq!(&tx.all_words()[..], tx.words());
     let ia = desc::ia_body(&[0x00, 0x1b, 0x21, 0x0a, 0x0b, 0x0c]);
     let all = ia.all_words();
-    assert_eq!(&all[..ia.words().len()], ia.words());
-    assert!(all[ia.words().len()..].iter().all(|&w| w == 0));
+    assert_eq!(ia.words().len(), 2);
+    assert_eq!(&all[..2], ia.words());
+    assert!(all[2..].iter().all(|&w| w == 0));
 }
 
 #[test]
