@@ -28,10 +28,10 @@ void rust_helper_mb(void)
  * the kernel's direct map (kmalloc'ed or page-fragment memory: skb_free_head() frees it with
  * kfree() or as a page fragment; never vmalloc'ed, never on a stack); the caller guarantees
  * that. The mapping is made from the data's page and offset, as dma_map_single() makes it,
- * without that inline's is_vmalloc_addr() check, which refuses such memory: its call would cost
- * this helper a stack frame on every packet, for a check the argument cannot fail. With the
- * DMA-API debugging on, a bad address is still reported (debug_dma_map_single(): not in the
- * direct map, vmalloc'ed; debug_dma_map_page(): on a stack), but not refused.
+ * without that inline's check, which refuses vmalloc'ed memory: its is_vmalloc_addr() call
+ * would cost this helper a stack frame on every packet, for a check this memory cannot fail.
+ * With the DMA-API debugging on, a bad address is still reported (debug_dma_map_single(): not
+ * in the direct map, vmalloc'ed; debug_dma_map_page(): on a stack), but not refused.
  */
 dma_addr_t rust_helper_dma_map_skb_data(struct device *dev, void *data, size_t size,
 					enum dma_data_direction dir)
