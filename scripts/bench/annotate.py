@@ -150,7 +150,8 @@ def tree(a, runs, dis, pkts):
     total = sum(paths.values())
     if unknown > total / 2:
         print("annotate.py: most addresses have no line information: is the module built with "
-              "line tables (scripts/bench.sh's module-lines copy)?", file=sys.stderr)
+              "line tables (scripts/bench.sh's e100_rs.lines.ko in the results folder)?",
+              file=sys.stderr)
     try:
         for key, n in sorted(paths.items(), key=lambda kv: -kv[1]):
             if n / pkts >= 0.5:
