@@ -495,7 +495,7 @@ impl Cleaned {
 
 /// One armed receive buffer.
 struct Rx {
-    buf: RxMapping,
+    buf: RxMapping<RFD_LEN>,
 }
 
 /// The RFA.
@@ -560,7 +560,7 @@ fn new_rx(
     link: u32,
     el: bool,
     clear: bool,
-) -> Result<RxMapping> {
+) -> Result<RxMapping<RFD_LEN>> {
     let mut buf = fresh_rx(ndev, link, el)?;
     if clear {
         buf.clear_to(RFD_BUF_LEN as u32)?;
@@ -723,17 +723,17 @@ impl RxRing {
             let refilled = fresh_rx(ndev, next, true)
                 .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
             let frame = match refilled {
-                Ok(old) => Some(old),
+                Ok(old) => old,
                 Err(_) => {
                     if self.rearm(i, next).is_err() {
                         break;
                     }
                     stats::add(&opts.counters.rx_dropped, 1);
-                    None
+                    self.advance(i);
+                    continue;
                 }
             };
             self.advance(i);
-            let Some(frame) = frame else { continue };
 
             if !st.ok && !opts.all {
                 // Counted by the hardware statistics (CRC, alignment, ...).

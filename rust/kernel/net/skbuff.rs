@@ -889,15 +889,17 @@ impl RxBuf {
     /// those initialised before ([`RxBuf::write_head`], [`RxBuf::clear_to`]) through the
     /// mapping. On failure the buffer is handed back with the error: [`EINVAL`] for no length,
     /// more than the room the buffer was allocated with, or data not aligned as a receive
-    /// buffer's always is ([`RxBuf::alloc_rx`], [`RxBuf::alloc`]: 4 bytes on x86), [`ENOMEM`]
-    /// if it cannot be mapped.
+    /// buffer's always is ([`RxBuf::alloc_rx`], [`RxBuf::alloc`]: 4 bytes on x86), or fewer
+    /// than `H` initialised bytes mapped (the header an [`RxMapping<H>`] always holds),
+    /// [`ENOMEM`] if it cannot be mapped.
     #[inline]
-    pub fn map(
+    pub fn map<const H: usize>(
         self,
         dev: &Device<Bound>,
         len: u32,
-    ) -> core::result::Result<RxMapping, (Self, Error)> {
-        if len == 0 || len > self.room || !rx_data_aligned(&self) {
+    ) -> core::result::Result<RxMapping<H>, (Self, Error)> {
+        let ready = len.min(self.init);
+        if len == 0 || len > self.room || !rx_data_aligned(&self) || (ready as usize) < H {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above),
@@ -913,9 +915,10 @@ impl RxBuf {
         if mapping_failed(dev, addr) {
             return Err((self, ENOMEM));
         }
-        // INVARIANT: mapped just above; the data's alignment was checked before.
+        // INVARIANT: mapped just above; the data's alignment and `ready >= H` were checked
+        // before.
         Ok(RxMapping {
-            ready: len.min(self.init),
+            ready,
             buf: self,
             dev: DevRef::new(dev),
             addr,
@@ -989,8 +992,13 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
 /// buffer's data, which stays there (nobody moves the data of a buffer we own), at an address
 /// that is a multiple of [`RX_DATA_ALIGN`]. `ready` is the smaller of `len` and the buffer's
-/// initialised bytes: the bytes the CPU may read through the mapping.
-pub struct RxMapping {
+/// initialised bytes: the bytes the CPU may read through the mapping; it is at least `H`.
+///
+/// `H` is the length of a descriptor header the buffer always starts with, mapped and
+/// initialised ([`RxBuf::map`] and [`RxMapping::replace`] refuse a buffer without it): the
+/// header views of [`RxMapping::read_head`] and [`RxMapping::update_head`] up to `H` bytes need
+/// no run-time check. `0`, the default, promises nothing.
+pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
     dev: DevRef,
     addr: DmaAddr,
@@ -998,7 +1006,7 @@ pub struct RxMapping {
     ready: u32,
 }
 
-impl RxMapping {
+impl<const H: usize> RxMapping<H> {
     /// The bus address of the data start.
     #[inline]
     pub fn dma_addr(&self) -> DmaAddr {
@@ -1109,8 +1117,9 @@ impl RxMapping {
     /// Syncs the first `N` mapped bytes (a descriptor header the buffer starts with) for the
     /// CPU, runs `f` on a [`Head`] view of them, and syncs them back for the device. The view's
     /// fields sit at offsets checked when the driver is compiled, so a descriptor costs one
-    /// run-time check however many of its fields are read: the data path's alternative to
-    /// [`RxMapping::read_with`]. [`EINVAL`] unless `N` bytes are mapped and initialised.
+    /// run-time check however many of its fields are read, and none when `N` is at most the
+    /// header `H` the mapping holds: the data path's alternative to [`RxMapping::read_with`].
+    /// [`EINVAL`] unless `N` bytes are mapped and initialised (never, for `N <= H`).
     ///
     /// # Examples
     ///
@@ -1120,6 +1129,14 @@ impl RxMapping {
     /// /// A descriptor's 16-bit status at offset 0, and its count at offset 12 once the status
     /// /// says the device is done with it.
     /// fn count(rfd: &RxMapping) -> Option<u16> {
+    ///     rfd.read_head::<16, _>(|h| (h.le16::<0>() & 0x8000 != 0).then(|| h.le16::<12>()))
+    ///         .ok()
+    ///         .flatten()
+    /// }
+    ///
+    /// /// The same from a mapping that always holds its 16-byte descriptor: nothing is checked
+    /// /// at run time, and the error never comes.
+    /// fn count_of_rfd(rfd: &RxMapping<16>) -> Option<u16> {
     ///     rfd.read_head::<16, _>(|h| (h.le16::<0>() & 0x8000 != 0).then(|| h.le16::<12>()))
     ///         .ok()
     ///         .flatten()
@@ -1183,18 +1200,22 @@ impl RxMapping {
         &self,
         f: impl FnOnce(&mut Head<'_, N>) -> R,
     ) -> Result<R> {
-        self.check_init(0, N)?;
+        // A constant condition: nothing is checked at run time for a header the mapping always
+        // holds (`N <= H <= ready`, invariant).
+        if N > H {
+            self.check_init(0, N)?;
+        }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // Looked at once for both syncs (and the view's `publish`): the bit is cleared only by
         // a map call that bounces, so a mapping made while it was set never needs syncing, and
         // one that bounced found it clear already.
         let sync = self.dev.need_sync();
         if sync {
-            // SAFETY: the first `N` bytes are inside the live mapping (invariant, check above)
-            // and initialised (`RxBuf`'s invariant, check above).
+            // SAFETY: the first `N` bytes are inside the live mapping (invariant, and the check
+            // above or `N <= H`) and initialised (`RxBuf`'s invariant, likewise).
             unsafe { self.dev.sync_for_cpu_always(self.addr, N, dir) };
         }
-        // INVARIANT: the first `N` bytes are mapped and initialised (checked above) and synced
+        // INVARIANT: the first `N` bytes are mapped and initialised (as above) and synced
         // for the CPU (above, where the device needs it; `publish` syncs them back for the CPU
         // after each sync for the device) until the sync back below, after `f` has returned;
         // the data's alignment is the mapping's (invariant). The caller's guarantee: a view
@@ -1221,7 +1242,8 @@ impl RxMapping {
     /// made for (bound, as a new mapping requires). The device must be done with the old
     /// buffer. On failure the mapping is unchanged and `buf` is handed back: [`EINVAL`] for
     /// another device, a buffer with less room than the mapping's length or data not aligned
-    /// as [`RxBuf::map`] requires, [`ENOMEM`] if it cannot be mapped.
+    /// as [`RxBuf::map`] requires, or fewer than `H` bytes of it initialised (the header the
+    /// mapping always holds), [`ENOMEM`] if it cannot be mapped.
     ///
     /// # Examples
     ///
@@ -1246,7 +1268,14 @@ impl RxMapping {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
-        if dev.as_raw() != self.dev.raw() || len > buf.room || !rx_data_aligned(&buf) {
+        // `len >= ready >= H` (invariant): the new buffer's initialised bytes decide whether
+        // its `ready` holds the header (a check that folds away for a buffer whose header the
+        // caller just wrote).
+        if dev.as_raw() != self.dev.raw()
+            || len > buf.room
+            || !rx_data_aligned(&buf)
+            || (buf.init as usize) < H
+        {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
@@ -1262,14 +1291,15 @@ impl RxMapping {
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, whose alignment was
-        // checked above, for the same device; `ready` is the new buffer's.
+        // checked above, for the same device; `ready` is the new buffer's, at least `H`
+        // (checked above).
         self.addr = addr;
         self.ready = len.min(buf.init);
         Ok(core::mem::replace(&mut self.buf, buf))
     }
 }
 
-impl Drop for RxMapping {
+impl<const H: usize> Drop for RxMapping<H> {
     fn drop(&mut self) {
         // SAFETY: the mapping is live (invariant); the buffer is freed right after by the
         // field's drop.
