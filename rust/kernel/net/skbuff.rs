@@ -1291,8 +1291,8 @@ impl<const H: usize> RxMapping<H> {
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, whose alignment was
-        // checked above, for the same device; `ready` is the new buffer's, at least `H`
-        // (checked above).
+        // checked above, for the same device; `ready` is the new buffer's, at least `H`: `len`
+        // is at least the old `ready` (invariant), and the new buffer's `init` was checked.
         self.addr = addr;
         self.ready = len.min(buf.init);
         Ok(core::mem::replace(&mut self.buf, buf))
