@@ -887,10 +887,11 @@ impl RxBuf {
     /// Maps the first `len` bytes of data and tailroom for `dev` to read and write (the CPU
     /// writes descriptors into them, the device writes frames). Of them, the CPU may read
     /// those initialised before ([`RxBuf::write_head`], [`RxBuf::clear_to`]) through the
-    /// mapping. On failure the buffer is handed back with the error: [`EINVAL`] for no length,
-    /// more than the room the buffer was allocated with, or data not aligned as a receive
+    /// mapping. `H` comes from the result's type (annotate it `RxMapping` for none: a function
+    /// has no default). On failure the buffer is handed back with the error: [`EINVAL`] for no
+    /// length, more than the room the buffer was allocated with, data not aligned as a receive
     /// buffer's always is ([`RxBuf::alloc_rx`], [`RxBuf::alloc`]: 4 bytes on x86), or fewer
-    /// than `H` initialised bytes mapped (the header an [`RxMapping<H>`] always holds),
+    /// than `H` bytes both mapped and initialised (what an [`RxMapping<H>`] always holds);
     /// [`ENOMEM`] if it cannot be mapped.
     #[inline]
     pub fn map<const H: usize>(
@@ -987,17 +988,17 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 
 /// A driver's buffer mapped for the device to read and write.
 ///
+/// Its first `H` bytes are always mapped and initialised (a ring's descriptor header, written
+/// before the buffer is mapped; [`RxBuf::map`] and [`RxMapping::replace`] refuse a buffer
+/// without them): the views of [`RxMapping::read_head`] and [`RxMapping::update_head`] of up
+/// to `H` bytes need no run-time check. `0`, the default, promises nothing.
+///
 /// # Invariants
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
 /// buffer's data, which stays there (nobody moves the data of a buffer we own), at an address
 /// that is a multiple of [`RX_DATA_ALIGN`]. `ready` is the smaller of `len` and the buffer's
 /// initialised bytes: the bytes the CPU may read through the mapping; it is at least `H`.
-///
-/// `H` is the length of a descriptor header the buffer always starts with, mapped and
-/// initialised ([`RxBuf::map`] and [`RxMapping::replace`] refuse a buffer without it): the
-/// header views of [`RxMapping::read_head`] and [`RxMapping::update_head`] up to `H` bytes need
-/// no run-time check. `0`, the default, promises nothing.
 pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
     dev: DevRef,
@@ -1187,9 +1188,10 @@ impl<const H: usize> RxMapping<H> {
         unsafe { self.with_head(f) }
     }
 
-    /// The body of [`RxMapping::read_head`] and [`RxMapping::update_head`]: checks that the
-    /// first `N` bytes are mapped and initialised ([`EINVAL`] if not), syncs them for the CPU,
-    /// runs `f` on a [`Head`] view of them, and syncs them back for the device.
+    /// The body of [`RxMapping::read_head`] and [`RxMapping::update_head`]: checks, unless
+    /// `N <= H` (then the type's invariant holds it), that the first `N` bytes are mapped and
+    /// initialised ([`EINVAL`] if not), syncs them for the CPU, runs `f` on a [`Head`] view of
+    /// them, and syncs them back for the device.
     ///
     /// # Safety
     ///
@@ -1241,9 +1243,9 @@ impl<const H: usize> RxMapping<H> {
     /// than dropped and taken again for every frame. `dev` must be the device the mapping was
     /// made for (bound, as a new mapping requires). The device must be done with the old
     /// buffer. On failure the mapping is unchanged and `buf` is handed back: [`EINVAL`] for
-    /// another device, a buffer with less room than the mapping's length or data not aligned
-    /// as [`RxBuf::map`] requires, or fewer than `H` bytes of it initialised (the header the
-    /// mapping always holds), [`ENOMEM`] if it cannot be mapped.
+    /// another device, a buffer with less room than the mapping's length, data not aligned as
+    /// [`RxBuf::map`] requires, or fewer than `H` bytes of it initialised (what the mapping
+    /// always holds); [`ENOMEM`] if it cannot be mapped.
     ///
     /// # Examples
     ///
@@ -1269,8 +1271,8 @@ impl<const H: usize> RxMapping<H> {
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
         // `len >= ready >= H` (invariant): the new buffer's initialised bytes decide whether
-        // its `ready` holds the header (a check that folds away for a buffer whose header the
-        // caller just wrote).
+        // its `ready` holds the header (a check that can fold away where the compiler sees the
+        // caller write the header, as a ring's refill does).
         if dev.as_raw() != self.dev.raw()
             || len > buf.room
             || !rx_data_aligned(&buf)
