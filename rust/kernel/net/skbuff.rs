@@ -933,11 +933,14 @@ impl RxBuf {
     /// address, as `eth_type_trans` found (the frame's bytes are the device's: Rust code does
     /// not read them). [`EINVAL`] if the frame does not fit in the buffer or is shorter than
     /// an Ethernet header (the buffer is then dropped).
-    #[inline]
+    #[inline(always)]
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
-        if !self.skb.is_empty()
+        // Taken apart first: the fields stay in registers rather than the buffer being copied
+        // whole on the stack.
+        let Self { skb, room, .. } = self;
+        if !skb.is_empty()
             || len < bindings::ETH_HLEN
-            || offset.checked_add(len).map_or(true, |end| end > self.room)
+            || offset.checked_add(len).map_or(true, |end| end > room)
         {
             return Err(EINVAL);
         }
@@ -948,10 +951,10 @@ impl RxBuf {
         // device is valid. One helper for the four steps (`skb_reserve`, `__skb_put`,
         // `eth_type_trans`, reading `pkt_type`): a call each would cost more than the work on
         // every frame received.
-        let pkt_type = unsafe { bindings::skb_rx_frame(self.raw(), offset, len, dev.as_raw()) };
+        let pkt_type = unsafe { bindings::skb_rx_frame(skb.raw(), offset, len, dev.as_raw()) };
         let group = matches!(pkt_type, PACKET_BROADCAST | PACKET_MULTICAST);
         // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
-        Ok((RxFrame(self.skb.into_raw()), group))
+        Ok((RxFrame(skb.into_raw()), group))
     }
 
     /// The buffer as a plain [`SkBuff`] (no longer writable).
@@ -1263,7 +1266,7 @@ impl<const H: usize> RxMapping<H> {
     /// (Compile-checked: a doctest has no bound device to map for.) That the device is done
     /// with the old buffer is the caller's word: a ring hands back only buffers whose
     /// descriptors the device has completed.
-    #[inline]
+    #[inline(always)]
     pub fn replace(
         &mut self,
         dev: &Device<Bound>,
