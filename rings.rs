@@ -638,17 +638,16 @@ impl RxRing {
     /// unreadable, which the ring's invariant rules out).
     #[inline(always)]
     fn status(&self, i: usize) -> Option<RfdStatus> {
-        // The status and count words come out of the view as one value, the count only
-        // after the status was seen complete (the RU writes the status last).
+        // The status and count words come out of the view as one value, the count read after
+        // the status (the RU writes the status last): it is the frame's when the status read
+        // was complete, and is not looked at otherwise. One test of the status, after the
+        // view, decides.
         let words = self
             .bufs
             .get(i)?
             .buf
             .read_head::<RFD_LEN, _>(|h| {
                 let status = h.le16::<{ desc::RFD_STATUS_OFFSET }>();
-                if status & CB_COMPLETE == 0 {
-                    return 0;
-                }
                 dma::rmb();
                 u32::from(status) | u32::from(h.le16::<{ desc::RFD_COUNT_OFFSET }>()) << 16
             })
