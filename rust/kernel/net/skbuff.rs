@@ -916,10 +916,9 @@ impl RxBuf {
         if mapping_failed(dev, addr) {
             return Err((self, ENOMEM));
         }
-        // INVARIANT: mapped just above; the data's alignment and `ready >= H` were checked
-        // before.
+        // INVARIANT: mapped just above; the data's alignment and `min(len, init) >= H` were
+        // checked before.
         Ok(RxMapping {
-            ready,
             buf: self,
             dev: DevRef::new(dev),
             addr,
@@ -1000,14 +999,13 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 ///
 /// `addr` is a live `DMA_BIDIRECTIONAL` mapping, for `dev`, of `len` bytes starting at the
 /// buffer's data, which stays there (nobody moves the data of a buffer we own), at an address
-/// that is a multiple of [`RX_DATA_ALIGN`]. `ready` is the smaller of `len` and the buffer's
-/// initialised bytes: the bytes the CPU may read through the mapping; it is at least `H`.
+/// that is a multiple of [`RX_DATA_ALIGN`]. The smaller of `len` and the buffer's initialised
+/// bytes (`ready()`: the bytes the CPU may read through the mapping) is at least `H`.
 pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
     dev: DevRef,
     addr: DmaAddr,
     len: u32,
-    ready: u32,
 }
 
 impl<const H: usize> RxMapping<H> {
@@ -1029,6 +1027,13 @@ impl<const H: usize> RxMapping<H> {
         self.len == 0
     }
 
+    /// The bytes the CPU may read through the mapping: mapped and initialised. Worked out when
+    /// asked (the paths that need it are not the data path's), not stored by every refill.
+    #[inline]
+    fn ready(&self) -> u32 {
+        self.len.min(self.buf.init)
+    }
+
     #[inline]
     fn check(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
@@ -1037,12 +1042,11 @@ impl<const H: usize> RxMapping<H> {
         }
     }
 
-    /// Checks that `offset .. offset + n` is mapped and initialised, the bytes the CPU may read
-    /// (one compare: `ready` is both, invariant).
+    /// Checks that `offset .. offset + n` is mapped and initialised, the bytes the CPU may read.
     #[inline]
     fn check_init(&self, offset: usize, n: usize) -> Result {
         match offset.checked_add(n) {
-            Some(end) if end <= self.ready as usize => Ok(()),
+            Some(end) if end <= self.ready() as usize => Ok(()),
             _ => Err(EINVAL),
         }
     }
@@ -1113,8 +1117,8 @@ impl<const H: usize> RxMapping<H> {
         }
         // INVARIANT: the bytes before `offset` were initialised (checked above), those up to
         // `offset + n` (within the mapping, so within the buffer, a `u32`) are written now.
+        // `init` only grows: the header invariant still holds.
         self.buf.init = self.buf.init.max((offset + n) as u32);
-        self.ready = self.len.min(self.buf.init);
         Ok(())
     }
 
@@ -1206,7 +1210,7 @@ impl<const H: usize> RxMapping<H> {
         f: impl FnOnce(&mut Head<'_, N>) -> R,
     ) -> Result<R> {
         // A constant condition: nothing is checked at run time for a header the mapping always
-        // holds (`N <= H <= ready`, invariant).
+        // holds (`N <= H <= ready()`, invariant).
         if N > H {
             self.check_init(0, N)?;
         }
@@ -1273,9 +1277,9 @@ impl<const H: usize> RxMapping<H> {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
-        // `len >= ready >= H` (invariant): the new buffer's initialised bytes decide whether
-        // its `ready` holds the header (a check that can fold away where the compiler sees the
-        // caller write the header, as a ring's refill does).
+        // `len >= ready() >= H` (invariant): the new buffer's initialised bytes decide whether
+        // the mapping still holds the header (a check that can fold away where the compiler
+        // sees the caller write the header, as a ring's refill does).
         if dev.as_raw() != self.dev.raw()
             || len > buf.room
             || !rx_data_aligned(&buf)
@@ -1296,10 +1300,10 @@ impl<const H: usize> RxMapping<H> {
         // replaced by the new one right after.
         unsafe { self.dev.unmap(self.addr, len, dir) };
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, whose alignment was
-        // checked above, for the same device; `ready` is the new buffer's, at least `H`: `len`
-        // is at least the old `ready` (invariant), and the new buffer's `init` was checked.
+        // checked above, for the same device; `ready()` is the new buffer's, at least `H`:
+        // `len` is at least the old `ready()` (invariant), and the new buffer's `init` was
+        // checked.
         self.addr = addr;
-        self.ready = len.min(buf.init);
         Ok(core::mem::replace(&mut self.buf, buf))
     }
 }
