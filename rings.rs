@@ -735,7 +735,11 @@ impl RxRing {
             self.advance(i);
 
             if !st.ok && !opts.all {
-                // Counted by the hardware statistics (CRC, alignment, ...).
+                // Counted by the hardware statistics (CRC, alignment, ...). A buffer dropped
+                // here goes as the `SkBuff` it holds: the `RxBuf`'s own drop glue takes its
+                // address, which kept the whole buffer in a stack slot on every frame's path
+                // (15 instructions a frame, measured).
+                drop(frame.into_skb());
                 continue;
             }
             // A VLAN-tagged maximum frame, and its FCS when that is kept.
@@ -744,6 +748,7 @@ impl RxRing {
                 stats::add(&opts.counters.rx_over_length_errors, 1);
                 // `rx-all` keeps it anyway, as e100.c does.
                 if !opts.all {
+                    drop(frame.into_skb());
                     continue;
                 }
             }
