@@ -503,11 +503,12 @@ struct Rx {
 /// # Invariants
 ///
 /// There are at least two slots (`bufs`, whose length is the ring's: indices wrap at it);
-/// `clean` and `stop` are slot indices. Every slot holds a mapped buffer with an RFD header;
-/// `stop` is the one RFD with EL set and size 0; the RFDs from `clean` up to `stop` (ring
-/// order) belong to the RU. Between cleaning passes `stop` is the RFD just before `clean` (a
-/// pass's first [`RxRing::advance`] relies on it: the RFD before the first one it consumes is
-/// the stop point, not one the RU owns).
+/// `clean` and `stop` are slot indices. Every slot holds a mapped buffer with an RFD header
+/// (the slot type, `RxMapping<RFD_LEN>`, guarantees the header); `stop` is the one RFD with EL
+/// set and size 0; the RFDs from `clean` up to `stop` (ring order) belong to the RU. Between
+/// cleaning passes `stop` is the RFD just before `clean` (a pass's first [`RxRing::advance`]
+/// relies on it: the RFD before the first one it consumes is the stop point, not one the RU
+/// owns).
 pub(crate) struct RxRing {
     bufs: KVec<Rx>,
     clean: usize,
@@ -634,14 +635,15 @@ impl RxRing {
         self.addr(self.clean)
     }
 
-    /// RFD `i`'s status once the RU has completed it; `None` before (or were its header
-    /// unreadable, which the ring's invariant rules out).
+    /// RFD `i`'s status once the RU has completed it; `None` before (or for an index out of
+    /// range, which the ring's invariant rules out; the header itself is always readable: the
+    /// slots' type, `RxMapping<RFD_LEN>`, holds it).
     #[inline(always)]
     fn status(&self, i: usize) -> Option<RfdStatus> {
         // The status and count words come out of the view as one value, the count read after
-        // the status (the RU writes the status last): it is the frame's when the status read
-        // was complete, and is not looked at otherwise. One test of the status, after the
-        // view, decides.
+        // the status, behind a read barrier (the chip writes the status last; QEMU's model may
+        // not, see `clean`): it is the frame's when the status read was complete, and is not
+        // looked at otherwise. One test of the status, after the view, decides.
         let words = self
             .bufs
             .get(i)?
@@ -735,10 +737,10 @@ impl RxRing {
             self.advance(i);
 
             if !st.ok && !opts.all {
-                // Counted by the hardware statistics (CRC, alignment, ...). A buffer dropped
-                // here goes as the `SkBuff` it holds: the `RxBuf`'s own drop glue takes its
-                // address, which kept the whole buffer in a stack slot on every frame's path
-                // (15 instructions a frame, measured).
+                // Counted by the hardware statistics (CRC, alignment, ...). A refused buffer
+                // is dropped as the `SkBuff` it holds (the same `dev_kfree_skb_any`), here and
+                // below: the `RxBuf`'s own drop glue would keep the buffer in a stack slot on
+                // the good frame's path too (see the README's 2026-12-04 night count).
                 drop(frame.into_skb());
                 continue;
             }

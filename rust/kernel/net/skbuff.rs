@@ -930,8 +930,8 @@ impl RxBuf {
     /// and pulls its Ethernet header (`skb_reserve`, `__skb_put`, `eth_type_trans`). Returns the
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
     /// address, as `eth_type_trans` found (the frame's bytes are the device's: Rust code does
-    /// not read them). [`EINVAL`] if the frame does not fit in the buffer or is shorter than
-    /// an Ethernet header (the buffer is then dropped).
+    /// not read them). [`EINVAL`] if the buffer already holds data, or the frame does not fit
+    /// in it or is shorter than an Ethernet header (the buffer is then dropped).
     #[inline(always)]
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
         // Taken apart first: the fields stay in registers rather than the buffer being copied
@@ -1135,19 +1135,28 @@ impl<const H: usize> RxMapping<H> {
     /// use kernel::net::skbuff::RxMapping;
     ///
     /// /// A descriptor's 16-bit status at offset 0, and its count at offset 12 once the status
-    /// /// says the device is done with it.
+    /// /// says the device is done with it (read after a barrier: the device writes the status
+    /// /// last, and the count must not be read before the status was).
     /// fn count(rfd: &RxMapping) -> Option<u16> {
-    ///     rfd.read_head::<16, _>(|h| (h.le16::<0>() & 0x8000 != 0).then(|| h.le16::<12>()))
-    ///         .ok()
-    ///         .flatten()
+    ///     rfd.read_head::<16, _>(|h| {
+    ///         let done = h.le16::<0>() & 0x8000 != 0;
+    ///         kernel::dma::rmb();
+    ///         done.then(|| h.le16::<12>())
+    ///     })
+    ///     .ok()
+    ///     .flatten()
     /// }
     ///
     /// /// The same from a mapping that always holds its 16-byte descriptor: nothing is checked
     /// /// at run time, and the error never comes.
     /// fn count_of_rfd(rfd: &RxMapping<16>) -> Option<u16> {
-    ///     rfd.read_head::<16, _>(|h| (h.le16::<0>() & 0x8000 != 0).then(|| h.le16::<12>()))
-    ///         .ok()
-    ///         .flatten()
+    ///     rfd.read_head::<16, _>(|h| {
+    ///         let done = h.le16::<0>() & 0x8000 != 0;
+    ///         kernel::dma::rmb();
+    ///         done.then(|| h.le16::<12>())
+    ///     })
+    ///     .ok()
+    ///     .flatten()
     /// }
     /// ```
     ///
