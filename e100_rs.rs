@@ -349,7 +349,8 @@
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
 //! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
-//! header, whose fields' offsets are checked at compile time); the BAR, DMA memory and the
+//! header, whose fields' offsets are checked at compile time and whose presence is the slot's
+//! type, `RxMapping<RFD_LEN>`: no length is checked on the data path); the BAR, DMA memory and the
 //! interrupt line need a bound device; the `ethtool -S` names, count and values come from one
 //! table.
 //!
