@@ -2271,7 +2271,7 @@ impl net::dev::Operations for Nic {
             // being disabled, the first after it is enabled again (which then looks at the RFA
             // once more; `up` clears the word). (`budget != 0` always holds here; said, it
             // saves the receive poll instructions as the compiler lays it out: 4 a frame,
-            // measured again on 2026-12-04 evening.)
+            // measured again on 2026-12-04 night by taking it out, 397.6 to 401.4 in all.)
             self.irq_cause.fetch_or(CAUSE_RX_MORE, Ordering::Relaxed);
         }
         if tx_due || restart.is_some() {
