@@ -280,7 +280,9 @@ impl CbRing {
         if let Ok(c) = dma_read!(self.mem, p, command) {
             let _ = dma_write!(self.mem, p, command = (u16::from_le(c) & !CB_S).to_le());
         }
-        self.kick(io);
+        // `i` is the newest CB: known here, not worked out again from `to_use` (which the
+        // barriers make the compiler reload).
+        self.kick_at(io, i);
     }
 
     fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
@@ -339,6 +341,12 @@ impl CbRing {
     /// command, the CBs stay unsent and the next kick (from `issue` or `poll`) tries again.
     #[inline(always)]
     pub(crate) fn kick(&mut self, io: &Csr) {
+        self.kick_at(io, self.prev(self.to_use));
+    }
+
+    /// [`CbRing::kick`], given the newest queued CB, `newest` (the one before `to_use`).
+    #[inline(always)]
+    fn kick_at(&mut self, io: &Csr, newest: usize) {
         if self.unsent == 0 {
             return;
         }
@@ -350,7 +358,6 @@ impl CbRing {
             dma::mb();
             let byte = io.read8(hw::SCB_CMD_LO);
             let pending = byte & scb::CUC_MASK;
-            let newest = self.prev(self.to_use);
             if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
                 self.handed_over();
                 return;
