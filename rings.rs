@@ -341,46 +341,45 @@ impl CbRing {
     /// command, the CBs stay unsent and the next kick (from `issue` or `poll`) tries again.
     #[inline(always)]
     pub(crate) fn kick(&mut self, io: &Csr) {
-        self.kick_at(io, self.prev(self.to_use));
-    }
-
-    /// [`CbRing::kick`], given the newest queued CB, `newest` (the one before `to_use`).
-    #[inline(always)]
-    fn kick_at(&mut self, io: &Csr, newest: usize) {
         if self.unsent == 0 {
             return;
         }
-        // The command byte as last read: 0 means the SCB has taken every command.
-        let mut scb_cmd = None;
-        if !self.cu_start {
-            // The cleared S bit must be visible to the device before the SCB is read: a
-            // pending RESUME is relied on only if the CU will see it when it takes the command.
-            dma::mb();
-            let byte = io.read8(hw::SCB_CMD_LO);
-            let pending = byte & scb::CUC_MASK;
-            if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
+        self.kick_at(io, self.prev(self.to_use));
+    }
+
+    /// [`CbRing::kick`] with CBs unsent (`unsent > 0`), given the newest of them, `newest` (the
+    /// CB before `to_use`).
+    #[inline(always)]
+    fn kick_at(&mut self, io: &Csr, newest: usize) {
+        if self.cu_start {
+            // CU_START takes the first unsent CB's address.
+            if exec_cmd(io, scb::CUC_START, Some(self.addr(self.to_send))).is_ok() {
+                self.cu_start = false;
                 self.handed_over();
-                return;
             }
-            scb_cmd = Some(byte);
+            return;
         }
-        // CU_START takes the first unsent CB's address; CU_RESUME continues from the suspended
-        // CB's link and ignores the pointer, so it is not written (one MMIO write less a frame).
-        let (cmd, ptr) = if self.cu_start {
-            (scb::CUC_START, Some(self.addr(self.to_send)))
-        } else {
-            (scb::CUC_RESUME, None)
-        };
-        // The SCB read above found no command pending: nobody else issues one (the CU lock),
-        // so the RESUME goes in at once (one MMIO read less a frame, as e100.c's resume).
-        let sent = if scb_cmd == Some(0) {
-            io.write8(cmd, hw::SCB_CMD_LO);
+        // The cleared S bit must be visible to the device before the SCB is read: a pending
+        // RESUME is relied on only if the CU will see it when it takes the command.
+        dma::mb();
+        // The command byte: 0 means the SCB has taken every command.
+        let byte = io.read8(hw::SCB_CMD_LO);
+        let pending = byte & scb::CUC_MASK;
+        if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
+            self.handed_over();
+            return;
+        }
+        // CU_RESUME continues from the suspended CB's link and ignores the pointer, so it is
+        // not written (one MMIO write less a frame). With no command pending, nobody else
+        // issues one (the CU lock), so it goes in at once (one MMIO read less a frame, as
+        // e100.c's resume).
+        let sent = if byte == 0 {
+            io.write8(scb::CUC_RESUME, hw::SCB_CMD_LO);
             Ok(())
         } else {
-            exec_cmd(io, cmd, ptr)
+            exec_cmd(io, scb::CUC_RESUME, None)
         };
         if sent.is_ok() {
-            self.cu_start = false;
             self.handed_over();
         }
     }
