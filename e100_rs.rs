@@ -140,12 +140,12 @@
 //! cleans the CB ring only (if a CB may be in flight), without the receive lock. Otherwise poll
 //! cleans at most `budget` received frames, restarts the RU if it stopped, completes
 //! transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in batches
-//! of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and returns
-//! the work done; when that is less than the budget the abstraction completes NAPI and, if
-//! NAPI agrees it is done, calls `poll_complete`, which unmasks the device (not while suspended:
-//! the hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
-//! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
-//! from any context.
+//! of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and ends with
+//! `Poll::done` and the work done: when that is less than the budget, NAPI is completed and, if
+//! NAPI agrees it is done, the device unmasked through the register block the poll already holds
+//! (not while suspended: the hardware is the PM callbacks' then). A poll that finds the BAR gone
+//! does no work, so NAPI is completed all the same. netpoll runs the same handler and poll, with
+//! interrupts disabled and from any context.
 //!
 //! A poll does only the work its causes call for, where e100.c always does both halves. The RFA:
 //! when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the watchdog, an
@@ -343,8 +343,8 @@
 //!
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
 //! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
-//! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and NAPI is completed
-//! by the abstraction, never forgotten; NAPI can be disabled for a reset only with an RTNL guard
+//! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
+//! end by giving it up to `Poll::done`, which completes NAPI: never forgotten, never twice; NAPI can be disabled for a reset only with an RTNL guard
 //! and comes back when the guard returned for it drops; the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
@@ -378,7 +378,7 @@ use kernel::{
     net::{
         self,
         dev::{AddrList, Device as NetDevice, TxOutcome},
-        napi::Poll,
+        napi::{Poll, PollDone},
         skbuff::TxSkb,
     },
     netdev_err, netdev_info, netdev_warn, new_mutex, new_spinlock, new_spinlock_irq, pci,
@@ -2177,12 +2177,21 @@ impl net::dev::Operations for Nic {
 
     // Inlined into the abstraction's NAPI trampoline, its one caller (one call a poll, not two).
     #[inline(always)]
-    fn poll(&self, dev: &NetDevice, poll: &Poll<'_>) -> usize {
+    fn poll<'a>(&self, dev: &NetDevice, poll: Poll<'a>) -> PollDone<'a> {
         let bound = dev.parent();
         let Ok(io) = self.csr(bound) else {
-            // The device is gone: no work, so the abstraction completes NAPI (and the
-            // interrupt, which finds no BAR either, never schedules it again).
-            return 0;
+            // The device is gone: no work, so NAPI is completed (and the interrupt, which
+            // finds no BAR either, never schedules it again).
+            return poll.done(0, || {});
+        };
+        // NAPI is done: let the device interrupt again (through the register block found
+        // above); not while suspended (the poll that follows NAPI's re-enabling in `quiesce`
+        // must leave the chip as suspend left it).
+        let rearm = move || {
+            if !self.suspended.load(Ordering::Relaxed) {
+                io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+                flush(io);
+            }
         };
         let budget = poll.budget();
 
@@ -2217,10 +2226,10 @@ impl net::dev::Operations for Nic {
             // its lock are not touched.
             if tx_due {
                 let mut freed = rings::Reclaimed::new();
-                let sent = self.reclaim(dev, io, poll, &mut freed, None);
+                let sent = self.reclaim(dev, io, &poll, &mut freed, None);
                 self.count_sent(&sent);
             }
-            return 0;
+            return poll.done(0, rearm);
         }
 
         // `rx` is held to the end: an RU restart is issued in the transmit clean below.
@@ -2237,7 +2246,7 @@ impl net::dev::Operations for Nic {
                     bound,
                     budget,
                     opts,
-                    |skb| poll.gro_receive(skb),
+                    |buf, offset, len| poll.receive(buf, offset, len),
                     || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
                 );
                 // Whether the RU stopped: when its RNR was seen, when this pass reached the
@@ -2276,26 +2285,14 @@ impl net::dev::Operations for Nic {
         }
         if tx_due || restart.is_some() {
             let mut freed = rings::Reclaimed::new();
-            let sent = self.reclaim(dev, io, poll, &mut freed, restart);
+            let sent = self.reclaim(dev, io, &poll, &mut freed, restart);
             self.count_sent(&sent);
         }
 
         let c = &self.counters;
         stats::add(&c.rx_packets, got.pkts.into());
         stats::add(&c.rx_bytes, got.bytes);
-        got.work
-    }
-
-    fn poll_complete(&self, dev: &NetDevice) {
-        // NAPI is done: let the device interrupt again; not while suspended (the poll that
-        // follows NAPI's re-enabling in `quiesce` must leave the chip as suspend left it).
-        if self.suspended.load(Ordering::Relaxed) {
-            return;
-        }
-        if let Ok(io) = self.csr(dev.parent()) {
-            io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
-            flush(io);
-        }
+        poll.done(got.work, rearm)
     }
 
     fn service(&self, dev: &NetDevice) {

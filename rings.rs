@@ -40,7 +40,7 @@ use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
 use kernel::net::napi::Poll;
-use kernel::net::skbuff::{RxBuf, RxFrame, RxMapping, SkBuff, SkbBatch, TxSkb, TxSlots};
+use kernel::net::skbuff::{RxBuf, RxMapping, SkBuff, SkbBatch, TxSkb, TxSlots};
 use kernel::prelude::*;
 use kernel::{delay, dma_read, dma_write};
 
@@ -664,7 +664,9 @@ impl RxRing {
         (status & CB_COMPLETE != 0).then(|| desc::rfd_status_words(status, (words >> 16) as u16))
     }
 
-    /// Delivers up to `budget` received frames through `deliver`, refills their slots and
+    /// Delivers up to `budget` received frames through `deliver` (given the buffer, the frame's
+    /// offset in it and its length; it returns whether the frame went to a group address, or
+    /// an error for a frame it dropped), refills their slots and
     /// moves the stop point; counts multicast (and broadcast), dropped and over-length frames
     /// in `opts.counters`. Returns what else it did. `ru_stopped` reads whether the RU is out of
     /// the ready state; it is asked only about an RFD completed with no frame in it.
@@ -674,7 +676,7 @@ impl RxRing {
         dev: &Device<Bound>,
         budget: usize,
         opts: RxOpts<'_>,
-        mut deliver: impl FnMut(RxFrame),
+        mut deliver: impl FnMut(RxBuf, u32, u32) -> Result<bool>,
         mut ru_stopped: impl FnMut() -> bool,
     ) -> Received {
         let mut got = Received::default();
@@ -760,8 +762,7 @@ impl RxRing {
                     continue;
                 }
             }
-            let Ok((skb, group)) = frame.into_frame(RFD_LEN as u32, u32::from(st.actual), ndev)
-            else {
+            let Ok(group) = deliver(frame, RFD_LEN as u32, u32::from(st.actual)) else {
                 stats::add(&opts.counters.rx_dropped, 1);
                 continue;
             };
@@ -774,7 +775,6 @@ impl RxRing {
             got.bytes = got
                 .bytes
                 .wrapping_add(u64::from(st.actual.saturating_sub(fcs)));
-            deliver(skb);
         }
         got.at_stop = self.clean == self.stop;
         self.move_stop();

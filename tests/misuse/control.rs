@@ -29,7 +29,7 @@ use kernel::{
 
 use kernel::net::{
     dev::{AddrList, Device, Operations, TxOutcome},
-    napi::Poll,
+    napi::{Poll, PollDone},
     skbuff::{TxSkb, TxSlots},
 };
 
@@ -67,8 +67,8 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll(&self, _dev: &Device, poll: &Poll<'_>) -> usize {
-        poll.budget().min(0)
+    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>) -> PollDone<'a> {
+        poll.done(0, || {})
     }
 }
 

@@ -24,7 +24,7 @@ impl kernel::Module for M {
 
 use kernel::net::{
     dev::{AddrList, Device, Operations, TxOutcome},
-    napi::Poll,
+    napi::{Poll, PollDone},
     skbuff::TxSkb,
 };
 
@@ -52,8 +52,8 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll(&self, _dev: &Device, poll: &Poll<'_>) -> usize {
-        poll.budget().min(0)
+    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>) -> PollDone<'a> {
+        poll.done(0, || {})
     }
 }
 

@@ -39,7 +39,7 @@
 //! [`TxSkb`]: super::skbuff::TxSkb
 //! [`Poll`]: super::napi::Poll
 
-use super::napi::Poll;
+use super::napi::{Poll, PollDone};
 use super::skbuff::{SkBuff, TxSkb};
 use crate::alloc::{flags::GFP_KERNEL, KBox};
 use crate::device::{self, Bound};
@@ -780,14 +780,11 @@ pub trait Operations: Send + Sync + Sized + 'static {
         IrqReturn::None
     }
 
-    /// NAPI poll: does at most `poll.budget()` units of receive work and returns how many it
-    /// did (more is taken as the budget). When that is less than the budget, the abstraction
-    /// completes NAPI and, if NAPI agrees the poll is over, calls
-    /// [`Operations::poll_complete`].
-    fn poll(&self, dev: &Device, poll: &Poll<'_>) -> usize;
-
-    /// NAPI has completed after a poll: re-enable the device's interrupts (softirq context).
-    fn poll_complete(&self, _dev: &Device) {}
+    /// NAPI poll: does at most `poll.budget()` units of receive work and ends the poll with
+    /// [`Poll::done`], which completes NAPI when that is less than the budget and re-arms the
+    /// device's interrupt as the driver asks (softirq context; netpoll's poll, budget 0, from
+    /// any context).
+    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>) -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
     /// waited for) after `stop`, and disabled before the device is freed.
@@ -1035,21 +1032,8 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
         let poll = unsafe { Poll::new(napi, budget) };
-        let budget_u = usize::try_from(budget).unwrap_or(0);
-        let work = t.poll(d, &poll);
-        if work >= budget_u {
-            // The whole budget used (a driver that says more is held to it): NAPI keeps the
-            // context and polls again. (Budget 0, netpoll's poll: nothing to complete.)
-            return budget.max(0);
-        }
-        // `work < budget_u <= c_int::MAX`.
-        let work = work as c_int;
-        // SAFETY: completing from the context's own poll, with less work than the budget, as
-        // NAPI requires.
-        if unsafe { bindings::napi_complete_done(napi, work) } {
-            t.poll_complete(d);
-        }
-        work
+        // `done` completed NAPI if the poll did less than its budget (the only way to end it).
+        t.poll(d, poll).work()
     }
 
     /// The C callback; see the function-pointer field it is installed in.

@@ -9,8 +9,10 @@
 //! before its `stop`. Drivers never hold the context itself. They schedule it with
 //! [`Device::napi_schedule`](super::dev::Device::napi_schedule), from any context; they get a
 //! [`Poll`] inside their poll callback, and only there, for what only a poll may do (hand
-//! frames to GRO, free transmitted buffers the NAPI way); and the abstraction completes NAPI
-//! itself when a poll did less than its budget, so a poll cannot forget to. Disabling NAPI
+//! frames to GRO, free transmitted buffers the NAPI way). A poll ends only through
+//! [`Poll::done`], which completes NAPI when the poll did less than its budget and then runs
+//! the driver's re-arming (its interrupt unmasked) if NAPI agrees the poll is over: a poll
+//! cannot forget to complete, nor complete twice, nor re-arm a context NAPI still runs. Disabling NAPI
 //! outside open and stop (for a reset) takes an RTNL proof and re-enables on drop
 //! ([`Device::napi_disable`](super::dev::Device::napi_disable)), so it is always paired.
 //!
@@ -18,8 +20,9 @@
 //!
 //! Upstream Rust has no NAPI abstraction as of Linux 6.18; this one is ours.
 
-use super::skbuff::{RxFrame, SkBuff};
+use super::skbuff::{RxBuf, RxFrame, SkBuff};
 use crate::bindings;
+use crate::error::{code::EINVAL, Result};
 use core::marker::PhantomData;
 
 /// What a driver may do inside its NAPI poll callback.
@@ -27,36 +30,64 @@ use core::marker::PhantomData;
 /// # Examples
 ///
 /// ```
+/// use core::sync::atomic::{AtomicBool, Ordering};
 /// use kernel::net::{
-///     napi::Poll,
+///     napi::{Poll, PollDone},
 ///     skbuff::{RxFrame, SkBuff},
 /// };
 ///
 /// // A poll routine hands at most its budget of received frames to GRO, frees what was sent,
-/// // and reports the receive work done.
-/// fn poll_once(
-///     poll: &Poll<'_>,
+/// // and ends the poll with the receive work done; if that completes NAPI, the device may
+/// // interrupt again (here, a flag stands for its mask register).
+/// fn poll_once<'a>(
+///     poll: Poll<'a>,
 ///     received: impl Iterator<Item = RxFrame>,
 ///     sent: impl Iterator<Item = SkBuff>,
-/// ) -> usize {
+///     masked: &AtomicBool,
+/// ) -> PollDone<'a> {
 ///     let mut work = 0;
 ///     for skb in received.take(poll.budget()) {
 ///         poll.gro_receive(skb);
 ///         work += 1;
 ///     }
 ///     sent.for_each(|skb| poll.consume(skb));
-///     work
+///     poll.done(work, || masked.store(false, Ordering::Relaxed))
 /// }
 /// ```
 ///
 /// # Invariants
 ///
 /// `napi` is the NAPI context whose poll callback is running, and the value lives no longer
-/// than that call (it is only made by the callback adapter and borrowed by the driver).
+/// than that call (it is only made by the callback adapter, one a call, and handed to the
+/// driver, which gives it up to [`Poll::done`]). `'a` is that call's: no other call's `Poll`
+/// or [`PollDone`] has it.
 pub struct Poll<'a> {
     napi: *mut bindings::napi_struct,
     budget: i32,
-    _p: PhantomData<&'a bindings::napi_struct>,
+    _p: PhantomData<Invariant<'a>>,
+}
+
+/// A lifetime that neither shortens nor lengthens: a [`PollDone`] can stand only for the poll
+/// that made it.
+type Invariant<'a> = fn(&'a ()) -> &'a ();
+
+/// How a poll ended, made only by [`Poll::done`]: the work reported to NAPI.
+///
+/// # Invariants
+///
+/// `work` is in `0..=budget` of the poll that made it (`'a`'s), and NAPI was completed by
+/// [`Poll::done`] when it is less than a nonzero budget.
+pub struct PollDone<'a> {
+    work: i32,
+    _p: PhantomData<Invariant<'a>>,
+}
+
+impl PollDone<'_> {
+    /// The work reported.
+    #[inline]
+    pub(crate) fn work(&self) -> i32 {
+        self.work
+    }
 }
 
 impl<'a> Poll<'a> {
@@ -106,6 +137,67 @@ impl<'a> Poll<'a> {
         // received frame of this NAPI context's device, whose `dev` and protocol
         // `eth_type_trans` set; its ownership passes to the stack.
         unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
+    }
+
+    /// Ends the poll having done `work` units of receive work (more is taken as the budget).
+    /// With less than a nonzero budget, completes NAPI (`napi_complete_done()`) and, if NAPI
+    /// agrees the poll is over, runs `rearm`, which lets the device interrupt again: from then
+    /// on another poll may be scheduled. With the budget used NAPI polls again and `rearm` is
+    /// not run; nor with a budget of 0 (netpoll's poll, which has nothing to complete).
+    #[inline(always)]
+    pub fn done(self, work: usize, rearm: impl FnOnce()) -> PollDone<'a> {
+        let budget = self.budget.max(0);
+        // `work < budget <= i32::MAX` when converted.
+        let work = if work < budget as usize {
+            work as i32
+        } else {
+            budget
+        };
+        // SAFETY: completing from the context's own poll (type invariant), once (`self` is
+        // given up), with less work than the budget, as NAPI requires.
+        if work < budget && unsafe { bindings::napi_complete_done(self.napi, work) } {
+            rearm();
+        }
+        // INVARIANT: `0 <= work <= budget`, NAPI completed above when `work < budget`.
+        PollDone {
+            work,
+            _p: PhantomData,
+        }
+    }
+
+    /// Makes the frame of `len` bytes the device received at `offset` in `buf` the buffer's
+    /// data for this poll's device, as [`RxBuf::into_frame`] does, and hands it to the stack
+    /// through GRO. Returns whether it was sent to a group (multicast or broadcast) address.
+    /// [`EINVAL`] (the buffer dropped) where `into_frame` fails, and with a budget of 0
+    /// (netpoll), when nothing may be received.
+    ///
+    /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
+    /// made for the device whose poll this is, so it needs no check that it is that device's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::net::{napi::Poll, skbuff::RxBuf};
+    ///
+    /// /// Passes up a frame of `len` bytes received after a 16-byte descriptor header;
+    /// /// returns whether it was delivered.
+    /// fn pass_up(poll: &Poll<'_>, buf: RxBuf, len: u32) -> bool {
+    ///     poll.receive(buf, 16, len).is_ok()
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn receive(&self, buf: RxBuf, offset: u32, len: u32) -> Result<bool> {
+        if self.budget <= 0 {
+            return Err(EINVAL);
+        }
+        // SAFETY: the NAPI context is valid during its poll (type invariant), and so is its
+        // device, valid while its NAPI context runs.
+        let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev)? };
+        // SAFETY: inside this context's poll with a budget (type invariant, checked above); the
+        // buffer is a received frame of this NAPI context's device (made for it just above),
+        // whose `dev` and protocol `eth_type_trans` set; its ownership passes to the stack.
+        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
+        Ok(group)
     }
 
     /// Frees a transmitted buffer, batching the frees as NAPI does (`napi_consume_skb()`; with

@@ -934,6 +934,22 @@ impl RxBuf {
     /// in it or is shorter than an Ethernet header (the buffer is then dropped).
     #[inline(always)]
     pub fn into_frame(self, offset: u32, len: u32, dev: &NetDevice) -> Result<(RxFrame, bool)> {
+        // SAFETY: `dev` is a valid device (a reference to it).
+        unsafe { self.into_frame_for(offset, len, dev.as_raw()) }
+    }
+
+    /// [`RxBuf::into_frame`] for the device `dev` points to.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must point to a valid `net_device`.
+    #[inline(always)]
+    pub(crate) unsafe fn into_frame_for(
+        self,
+        offset: u32,
+        len: u32,
+        dev: *mut bindings::net_device,
+    ) -> Result<(RxFrame, bool)> {
         // Taken apart first: only the two fields used are carried on (a code-generation
         // choice: it measured one instruction a frame fewer on e100_rs's receive path).
         let Self { skb, room, .. } = self;
@@ -950,7 +966,7 @@ impl RxBuf {
         // device is valid. One helper for the four steps (`skb_reserve`, `__skb_put`,
         // `eth_type_trans`, reading `pkt_type`): a call each would cost more than the work on
         // every frame received.
-        let pkt_type = unsafe { bindings::skb_rx_frame(skb.raw(), offset, len, dev.as_raw()) };
+        let pkt_type = unsafe { bindings::skb_rx_frame(skb.raw(), offset, len, dev) };
         let group = matches!(pkt_type, PACKET_BROADCAST | PACKET_MULTICAST);
         // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
         Ok((RxFrame(skb.into_raw()), group))
