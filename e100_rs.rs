@@ -93,8 +93,9 @@
 //! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD,
 //! the stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU
 //! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
-//! buffer: a fresh one, its header written before it is mapped, is mapped into the slot in the
-//! frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
+//! buffer: a fresh one from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's
+//! `Receiver`, which exists only in a poll with a budget), its header written before it is
+//! mapped, is mapped into the slot in the frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
 //! cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
@@ -2214,13 +2215,15 @@ impl net::dev::Operations for Nic {
             && (cause & CAUSE_HW == 0
                 || cause & rx_causes != 0
                 || self.ru_stopped.load(Ordering::Acquire));
+        // What receives: none in netpoll's poll (budget 0), which `rx_due` leaves out too.
+        let receiver = poll.receiver().filter(|_| rx_due);
         // The CB ring when a CB may be in flight, or for netpoll (which comes for transmit
         // completion); an RU restart (below) goes through it too.
         let tx_due = budget == 0
             || cause & u32::from(hw::STAT_ACK_CX | hw::STAT_ACK_CNA) != 0
             || self.tx_busy.load(Ordering::Relaxed);
 
-        if !rx_due {
+        let Some(receiver) = receiver else {
             // Transmit completion only (a CU interrupt's poll, or netpoll's, from any context,
             // a hard interrupt included, as NAPI's contract allows for budget 0): the RFA and
             // its lock are not touched.
@@ -2230,7 +2233,7 @@ impl net::dev::Operations for Nic {
                 self.count_sent(&sent);
             }
             return poll.done(0, rearm);
-        }
+        };
 
         // `rx` is held to the end: an RU restart is issued in the transmit clean below.
         let mut rx = self.rx.lock();
@@ -2241,14 +2244,9 @@ impl net::dev::Operations for Nic {
                     all: self.rx_all.load(Ordering::Relaxed),
                     counters: &self.counters,
                 };
-                let got = ring.clean(
-                    dev,
-                    bound,
-                    budget,
-                    opts,
-                    |buf, offset, len| poll.receive(buf, offset, len),
-                    || io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY,
-                );
+                let got = ring.clean(receiver, bound, opts, || {
+                    io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY
+                });
                 // Whether the RU stopped: when its RNR was seen, when this pass reached the
                 // stop point (e100.c looks at the RU there), in the poll after an RU_START, or
                 // in the watchdog's poll (the safety net, for an RU stopped with nothing

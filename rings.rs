@@ -39,7 +39,7 @@ use kernel::device::{Bound, Device};
 use kernel::dma::{self, CoherentAllocation};
 use kernel::io::Io;
 use kernel::net::dev::Device as NetDevice;
-use kernel::net::napi::Poll;
+use kernel::net::napi::{Poll, Receiver};
 use kernel::net::skbuff::{RxBuf, RxMapping, SkBuff, SkbBatch, TxSkb, TxSlots};
 use kernel::prelude::*;
 use kernel::{delay, dma_read, dma_write};
@@ -553,7 +553,14 @@ pub(crate) struct Received {
 
 /// A fresh receive buffer with its RFD header written (before it is mapped: no sync needed).
 fn fresh_rx(ndev: &NetDevice, link: u32, el: bool) -> Result<RxBuf> {
-    let mut buf = RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32).ok_or(ENOMEM)?;
+    rfd_buf(RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32), link, el)
+}
+
+/// `buf` (a receive buffer of `RFD_BUF_LEN` bytes just allocated, or `None` if that failed)
+/// with its RFD header written (before it is mapped: no sync needed).
+#[inline(always)]
+fn rfd_buf(buf: Option<RxBuf>, link: u32, el: bool) -> Result<RxBuf> {
+    let mut buf = buf.ok_or(ENOMEM)?;
     let size = if el { 0 } else { RFD_SIZE };
     buf.write_head(0, &desc::rfd_header(link, el, size))?;
     Ok(buf)
@@ -664,23 +671,20 @@ impl RxRing {
         (status & CB_COMPLETE != 0).then(|| desc::rfd_status_words(status, (words >> 16) as u16))
     }
 
-    /// Delivers up to `budget` received frames through `deliver` (given the buffer, the frame's
-    /// offset in it and its length; it returns whether the frame went to a group address, or
-    /// an error for a frame it dropped), refills their slots and
-    /// moves the stop point; counts multicast (and broadcast), dropped and over-length frames
-    /// in `opts.counters`. Returns what else it did. `ru_stopped` reads whether the RU is out of
+    /// Delivers up to the poll's budget of received frames to the stack through `rx`, refills
+    /// their slots (with buffers from NAPI's cache) and moves the stop point; counts multicast
+    /// (and broadcast), dropped and over-length frames in `opts.counters`. Returns what else it did. `ru_stopped` reads whether the RU is out of
     /// the ready state; it is asked only about an RFD completed with no frame in it.
     pub(crate) fn clean(
         &mut self,
-        ndev: &NetDevice,
+        rx: Receiver<'_>,
         dev: &Device<Bound>,
-        budget: usize,
         opts: RxOpts<'_>,
-        mut deliver: impl FnMut(RxBuf, u32, u32) -> Result<bool>,
         mut ru_stopped: impl FnMut() -> bool,
     ) -> Received {
         let mut got = Received::default();
         let mut multicast = 0u32;
+        let budget = rx.budget();
         while got.work < budget && self.clean != self.stop {
             let i = self.clean;
             let Some(mut st) = self.status(i) else {
@@ -729,7 +733,7 @@ impl RxRing {
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
-            let refilled = fresh_rx(ndev, next, true)
+            let refilled = rfd_buf(RxBuf::alloc_rx_napi(rx, RFD_BUF_LEN as u32), next, true)
                 .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
             let frame = match refilled {
                 Ok(old) => old,
@@ -762,7 +766,7 @@ impl RxRing {
                     continue;
                 }
             }
-            let Ok(group) = deliver(frame, RFD_LEN as u32, u32::from(st.actual)) else {
+            let Ok(group) = rx.receive(frame, RFD_LEN as u32, u32::from(st.actual)) else {
                 stats::add(&opts.counters.rx_dropped, 1);
                 continue;
             };

@@ -106,6 +106,25 @@ impl<'a> Poll<'a> {
         }
     }
 
+    /// The NAPI context.
+    #[inline]
+    pub(crate) fn raw(&self) -> *mut bindings::napi_struct {
+        self.napi
+    }
+
+    /// What receives in this poll: `None` for netpoll's (budget 0), which may not receive (it
+    /// may run in any context). The checks that take are made once, here, not for every frame.
+    #[inline]
+    pub fn receiver(&self) -> Option<Receiver<'_>> {
+        let budget = usize::try_from(self.budget).ok().filter(|b| *b > 0)?;
+        // INVARIANT: this poll's context, borrowed from it; its budget, at least 1.
+        Some(Receiver {
+            napi: self.napi,
+            budget,
+            _p: PhantomData,
+        })
+    }
+
     /// How many frames this poll may receive. 0 when netpoll polls (then only transmit
     /// completions may be handled).
     #[inline]
@@ -165,41 +184,6 @@ impl<'a> Poll<'a> {
         }
     }
 
-    /// Makes the frame of `len` bytes the device received at `offset` in `buf` the buffer's
-    /// data for this poll's device, as [`RxBuf::into_frame`] does, and hands it to the stack
-    /// through GRO. Returns whether it was sent to a group (multicast or broadcast) address.
-    /// [`EINVAL`] (the buffer dropped) where `into_frame` fails, and with a budget of 0
-    /// (netpoll), when nothing may be received.
-    ///
-    /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
-    /// made for the device whose poll this is, so it needs no check that it is that device's.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::net::{napi::Poll, skbuff::RxBuf};
-    ///
-    /// /// Passes up a frame of `len` bytes received after a 16-byte descriptor header;
-    /// /// returns whether it was delivered.
-    /// fn pass_up(poll: &Poll<'_>, buf: RxBuf, len: u32) -> bool {
-    ///     poll.receive(buf, 16, len).is_ok()
-    /// }
-    /// ```
-    #[inline(always)]
-    pub fn receive(&self, buf: RxBuf, offset: u32, len: u32) -> Result<bool> {
-        if self.budget <= 0 {
-            return Err(EINVAL);
-        }
-        // SAFETY: the NAPI context is valid during its poll (type invariant), and so is its
-        // device, valid while its NAPI context runs.
-        let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev)? };
-        // SAFETY: inside this context's poll with a budget (type invariant, checked above); the
-        // buffer is a received frame of this NAPI context's device (made for it just above),
-        // whose `dev` and protocol `eth_type_trans` set; its ownership passes to the stack.
-        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
-        Ok(group)
-    }
-
     /// Frees a transmitted buffer, batching the frees as NAPI does (`napi_consume_skb()`; with
     /// a budget of 0, as under netpoll, it frees it the any-context way).
     #[inline]
@@ -207,5 +191,73 @@ impl<'a> Poll<'a> {
         // SAFETY: inside this context's poll (type invariant), with its budget; we own the
         // buffer and give it up.
         unsafe { bindings::napi_consume_skb(skb.into_raw().as_ptr(), self.budget) };
+    }
+}
+
+/// A poll that may receive (from [`Poll::receiver`]): its budget is not 0, so it is not
+/// netpoll's, and runs in softirq context (or a NAPI thread, bottom halves disabled). Received
+/// frames go up through it, and receive buffers come from the per-CPU cache NAPI keeps for such
+/// polls ([`RxBuf::alloc_rx_napi`](super::skbuff::RxBuf::alloc_rx_napi)). It borrows the poll,
+/// so it is gone before [`Poll::done`] ends it.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::{napi::Poll, skbuff::RxBuf};
+///
+/// /// Passes up a frame of `len` bytes received after a 16-byte descriptor header, in a
+/// /// buffer of NAPI's; returns whether it was delivered.
+/// fn pass_up(poll: &Poll<'_>, len: u32) -> bool {
+///     let Some(rx) = poll.receiver() else {
+///         return false; // netpoll's poll
+///     };
+///     // (A driver's buffer would have been mapped for its device to receive into.)
+///     RxBuf::alloc_rx_napi(rx, 16 + 1518).is_some_and(|buf| rx.receive(buf, 16, len).is_ok())
+/// }
+/// ```
+///
+/// (Compile-checked: a doctest runs in no poll.)
+///
+/// # Invariants
+///
+/// `napi` is the NAPI context of a poll that is running for `'p` at least, whose budget,
+/// `budget`, is at least 1.
+#[derive(Clone, Copy)]
+pub struct Receiver<'p> {
+    napi: *mut bindings::napi_struct,
+    budget: usize,
+    _p: PhantomData<&'p ()>,
+}
+
+impl Receiver<'_> {
+    /// How many frames the poll may receive: at least 1.
+    #[inline]
+    pub fn budget(self) -> usize {
+        self.budget
+    }
+
+    /// The NAPI context, polling with a budget.
+    #[inline]
+    pub(crate) fn raw(self) -> *mut bindings::napi_struct {
+        self.napi
+    }
+
+    /// Makes the frame of `len` bytes the device received at `offset` in `buf` the buffer's
+    /// data for the polling device, as [`RxBuf::into_frame`] does, and hands it to the stack
+    /// through GRO. Returns whether it was sent to a group (multicast or broadcast) address;
+    /// [`EINVAL`] (the buffer dropped) where `into_frame` fails.
+    ///
+    /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
+    /// made for the device whose poll this is, so it needs no check that it is that device's.
+    #[inline(always)]
+    pub fn receive(self, buf: RxBuf, offset: u32, len: u32) -> Result<bool> {
+        // SAFETY: the NAPI context is valid during its poll (type invariant), and so is its
+        // device, valid while its NAPI context runs.
+        let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev)? };
+        // SAFETY: inside this context's poll with a budget (type invariant); the buffer is a
+        // received frame of this NAPI context's device (made for it just above), whose `dev`
+        // and protocol `eth_type_trans` set; its ownership passes to the stack.
+        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
+        Ok(group)
     }
 }

@@ -41,6 +41,7 @@
 //! of netdev is upstream); this one is ours.
 
 use super::dev::Device as NetDevice;
+use super::napi::Receiver;
 use crate::alloc::{flags::GFP_KERNEL, KVec};
 use crate::bindings;
 use crate::device::{Bound, Device};
@@ -791,6 +792,25 @@ impl RxBuf {
         // `netdev_alloc_skb_ip_align` reserves its padding and alignment bytes out of extra
         // room it asks for (with no wrap, `len` being at most `MAX_ROOM`): `len` bytes are
         // left after the data start.
+        NonNull::new(skb).map(|p| Self::fresh(p, len))
+    }
+
+    /// A receive buffer as [`RxBuf::alloc_rx`] makes, for the device whose NAPI poll `rx`
+    /// receives for, from the per-CPU cache NAPI keeps for its polls (`napi_alloc_skb()`: no
+    /// bottom halves to disable, as the any-context allocator must). `None` if memory is
+    /// short, or `len` is more than a gigabyte. (An example is with [`Receiver`].)
+    #[inline]
+    pub fn alloc_rx_napi(rx: Receiver<'_>, len: u32) -> Option<Self> {
+        if len > MAX_ROOM {
+            return None;
+        }
+        // SAFETY: the NAPI context is valid during its poll, which has a budget, so runs in
+        // softirq context (or with bottom halves disabled), as the function requires
+        // (`Receiver`'s invariant); it returns null or a new, owned buffer.
+        let skb = unsafe { bindings::napi_alloc_skb(rx.raw(), len) };
+        // `napi_alloc_skb` reserves its padding and alignment bytes (`NET_SKB_PAD +
+        // NET_IP_ALIGN`, as `netdev_alloc_skb_ip_align`) out of extra room it asks for (with
+        // no wrap, `len` being at most `MAX_ROOM`): `len` bytes are left after the data start.
         NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
