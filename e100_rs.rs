@@ -95,8 +95,9 @@
 //! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
 //! buffer: a fresh one from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's
 //! `Receiver`, which exists only in a poll with a budget), its header written before it is
-//! mapped, is mapped into the slot in the frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
-//! cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
+//! mapped, is mapped into the slot in the frame's place (`RxMapping::replace`: the slot keeps
+//! its device reference); buffers are not cleared, as in e100.c (the CPU reads back only the
+//! header it wrote). If no buffer can be
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
 //! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
 //! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
@@ -328,7 +329,8 @@
 //!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
 //!   What keeps the RFA (and an RU restart address poll hands to its transmit clean) valid
 //!   while poll runs is NAPI: `stop` and the other paths that free the RFA disable NAPI
-//!   first. Poll holds `rx` to its end all the same (nothing contends for it then). Order:
+//!   first. Poll holds `rx` through its transmit clean all the same, and drops it before it
+//!   ends (nothing contends for it then). Order:
 //!   `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and a
 //!   transmit from inside GRO takes `cu` while `rx` is held).
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
@@ -345,8 +347,9 @@
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
 //! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
 //! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
-//! end by giving it up to `Poll::done`, which completes NAPI: never forgotten, never twice; NAPI can be disabled for a reset only with an RTNL guard
-//! and comes back when the guard returned for it drops; the buffer a transmit returns as busy
+//! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs
+//! the unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
+//! (`with_napi_disabled`), after which it comes back; the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
 //! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
@@ -2235,7 +2238,7 @@ impl net::dev::Operations for Nic {
             return poll.done(0, rearm);
         };
 
-        // `rx` is held to the end: an RU restart is issued in the transmit clean below.
+        // `rx` is held through the transmit clean below, which issues an RU restart.
         let mut rx = self.rx.lock();
         let (got, restart) = match rx.as_mut() {
             Some(ring) => {
@@ -2290,6 +2293,9 @@ impl net::dev::Operations for Nic {
         let c = &self.counters;
         stats::add(&c.rx_packets, got.pkts.into());
         stats::add(&c.rx_bytes, got.bytes);
+        // Not held while NAPI completes (GRO's flush hands frames to the stack) or once the
+        // unmask lets another poll start.
+        drop(rx);
         poll.done(got.work, rearm)
     }
 

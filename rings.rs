@@ -673,8 +673,9 @@ impl RxRing {
 
     /// Delivers up to the poll's budget of received frames to the stack through `rx`, refills
     /// their slots (with buffers from NAPI's cache) and moves the stop point; counts multicast
-    /// (and broadcast), dropped and over-length frames in `opts.counters`. Returns what else it did. `ru_stopped` reads whether the RU is out of
-    /// the ready state; it is asked only about an RFD completed with no frame in it.
+    /// (and broadcast), dropped and over-length frames in `opts.counters`. Returns what else it
+    /// did. `ru_stopped` reads whether the RU is out of the ready state; it is asked only about
+    /// an RFD completed with no frame in it.
     pub(crate) fn clean(
         &mut self,
         rx: Receiver<'_>,

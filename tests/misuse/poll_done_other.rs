@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Ending a poll with another poll's `PollDone` (so this one's NAPI is never completed):
-//! a `PollDone` stands only for the poll that made it.
+//! a `PollDone` stands only for the poll that made it, even one of a poll that outlives this
+//! one (the lifetime is invariant).
 //!
 //! expect-error: 
 //! expect-message: lifetime may not live long enough
@@ -26,6 +27,6 @@ impl kernel::Module for M {
 use kernel::net::napi::{Poll, PollDone};
 
 #[allow(dead_code)]
-fn other<'a, 'b>(_poll: Poll<'a>, earlier: PollDone<'b>) -> PollDone<'a> {
+fn other<'a, 'b: 'a>(_poll: Poll<'a>, earlier: PollDone<'b>) -> PollDone<'a> {
     earlier
 }

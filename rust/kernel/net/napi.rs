@@ -10,11 +10,13 @@
 //! [`Device::napi_schedule`](super::dev::Device::napi_schedule), from any context; they get a
 //! [`Poll`] inside their poll callback, and only there, for what only a poll may do (hand
 //! frames to GRO, free transmitted buffers the NAPI way). A poll ends only through
-//! [`Poll::done`], which completes NAPI when the poll did less than its budget and then runs
-//! the driver's re-arming (its interrupt unmasked) if NAPI agrees the poll is over: a poll
-//! cannot forget to complete, nor complete twice, nor re-arm a context NAPI still runs. Disabling NAPI
-//! outside open and stop (for a reset) takes an RTNL proof and re-enables on drop
-//! ([`Device::napi_disable`](super::dev::Device::napi_disable)), so it is always paired.
+//! [`Poll::done`], which calls `napi_complete_done()` when the poll did less than its budget
+//! and then runs the driver's re-arming (its interrupt unmasked) if NAPI agrees the poll is
+//! over: a poll that reports less than its budget cannot leave NAPI uncompleted, nor complete
+//! it twice, and the re-arming passed to `done` runs only once NAPI has completed. Disabling
+//! NAPI outside open and stop (for a reset) takes an RTNL proof and lasts for one closure
+//! ([`Device::with_napi_disabled`](super::dev::Device::with_napi_disabled)), so it is always
+//! undone.
 //!
 //! # Compared with upstream
 //!
@@ -22,7 +24,7 @@
 
 use super::skbuff::{RxBuf, RxFrame, SkBuff};
 use crate::bindings;
-use crate::error::{code::EINVAL, Result};
+use crate::error::Result;
 use core::marker::PhantomData;
 
 /// What a driver may do inside its NAPI poll callback.
@@ -75,8 +77,8 @@ type Invariant<'a> = fn(&'a ()) -> &'a ();
 ///
 /// # Invariants
 ///
-/// `work` is in `0..=budget` of the poll that made it (`'a`'s), and NAPI was completed by
-/// [`Poll::done`] when it is less than a nonzero budget.
+/// `work` is in `0..=budget` of the poll that made it (`'a`'s), and [`Poll::done`] called
+/// `napi_complete_done()` when it is less than a nonzero budget.
 pub struct PollDone<'a> {
     work: i32,
     _p: PhantomData<Invariant<'a>>,
@@ -106,18 +108,13 @@ impl<'a> Poll<'a> {
         }
     }
 
-    /// The NAPI context.
-    #[inline]
-    pub(crate) fn raw(&self) -> *mut bindings::napi_struct {
-        self.napi
-    }
-
     /// What receives in this poll: `None` for netpoll's (budget 0), which may not receive (it
     /// may run in any context). The checks that take are made once, here, not for every frame.
     #[inline]
     pub fn receiver(&self) -> Option<Receiver<'_>> {
         let budget = usize::try_from(self.budget).ok().filter(|b| *b > 0)?;
-        // INVARIANT: this poll's context, borrowed from it; its budget, at least 1.
+        // INVARIANT: this poll's context, borrowed from it; its budget, at least 1, so the
+        // poll is not netpoll's: every poller that gives a budget disables bottom halves.
         Some(Receiver {
             napi: self.napi,
             budget,
@@ -195,7 +192,8 @@ impl<'a> Poll<'a> {
 }
 
 /// A poll that may receive (from [`Poll::receiver`]): its budget is not 0, so it is not
-/// netpoll's, and runs in softirq context (or a NAPI thread, bottom halves disabled). Received
+/// netpoll's, and runs with bottom halves disabled (every poller that gives a budget does:
+/// `net_rx_action`, a NAPI thread, busy polling). Received
 /// frames go up through it, and receive buffers come from the per-CPU cache NAPI keeps for such
 /// polls ([`RxBuf::alloc_rx_napi`](super::skbuff::RxBuf::alloc_rx_napi)). It borrows the poll,
 /// so it is gone before [`Poll::done`] ends it.
@@ -203,16 +201,26 @@ impl<'a> Poll<'a> {
 /// # Examples
 ///
 /// ```
-/// use kernel::net::{napi::Poll, skbuff::RxBuf};
+/// use kernel::device::{Bound, Device};
+/// use kernel::net::{
+///     napi::Poll,
+///     skbuff::{RxBuf, RxMapping},
+/// };
 ///
-/// /// Passes up a frame of `len` bytes received after a 16-byte descriptor header, in a
-/// /// buffer of NAPI's; returns whether it was delivered.
-/// fn pass_up(poll: &Poll<'_>, len: u32) -> bool {
+/// /// `slot` holds a frame of `len` bytes the device received after a 16-byte descriptor
+/// /// header: a fresh buffer of NAPI's takes its place, and the frame goes up. Returns
+/// /// whether it was delivered (if not, the slot keeps its buffer, or the frame is dropped).
+/// fn pass_up(poll: &Poll<'_>, dev: &Device<Bound>, slot: &mut RxMapping, len: u32) -> bool {
 ///     let Some(rx) = poll.receiver() else {
 ///         return false; // netpoll's poll
 ///     };
-///     // (A driver's buffer would have been mapped for its device to receive into.)
-///     RxBuf::alloc_rx_napi(rx, 16 + 1518).is_some_and(|buf| rx.receive(buf, 16, len).is_ok())
+///     let Some(fresh) = RxBuf::alloc_rx_napi(rx, 16 + 1518) else {
+///         return false;
+///     };
+///     match slot.replace(dev, fresh) {
+///         Ok(frame) => rx.receive(frame, 16, len).is_ok(),
+///         Err(_) => false,
+///     }
 /// }
 /// ```
 ///
@@ -220,8 +228,8 @@ impl<'a> Poll<'a> {
 ///
 /// # Invariants
 ///
-/// `napi` is the NAPI context of a poll that is running for `'p` at least, whose budget,
-/// `budget`, is at least 1.
+/// `napi` is the NAPI context of a poll that is running for `'p` at least, with bottom halves
+/// disabled, whose budget, `budget`, is at least 1.
 #[derive(Clone, Copy)]
 pub struct Receiver<'p> {
     napi: *mut bindings::napi_struct,
@@ -245,7 +253,7 @@ impl Receiver<'_> {
     /// Makes the frame of `len` bytes the device received at `offset` in `buf` the buffer's
     /// data for the polling device, as [`RxBuf::into_frame`] does, and hands it to the stack
     /// through GRO. Returns whether it was sent to a group (multicast or broadcast) address;
-    /// [`EINVAL`] (the buffer dropped) where `into_frame` fails.
+    /// [`EINVAL`](crate::error::code::EINVAL) (the buffer dropped) where `into_frame` fails.
     ///
     /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
     /// made for the device whose poll this is, so it needs no check that it is that device's.
@@ -253,7 +261,7 @@ impl Receiver<'_> {
     pub fn receive(self, buf: RxBuf, offset: u32, len: u32) -> Result<bool> {
         // SAFETY: the NAPI context is valid during its poll (type invariant), and so is its
         // device, valid while its NAPI context runs.
-        let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev)? };
+        let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev) }?;
         // SAFETY: inside this context's poll with a budget (type invariant); the buffer is a
         // received frame of this NAPI context's device (made for it just above), whose `dev`
         // and protocol `eth_type_trans` set; its ownership passes to the stack.

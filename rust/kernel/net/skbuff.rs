@@ -804,9 +804,9 @@ impl RxBuf {
         if len > MAX_ROOM {
             return None;
         }
-        // SAFETY: the NAPI context is valid during its poll, which has a budget, so runs in
-        // softirq context (or with bottom halves disabled), as the function requires
-        // (`Receiver`'s invariant); it returns null or a new, owned buffer.
+        // SAFETY: the NAPI context is valid during its poll, which runs with bottom halves
+        // disabled, as the function requires (`Receiver`'s invariant); it returns null or a
+        // new, owned buffer.
         let skb = unsafe { bindings::napi_alloc_skb(rx.raw(), len) };
         // `napi_alloc_skb` reserves its padding and alignment bytes (`NET_SKB_PAD +
         // NET_IP_ALIGN`, as `netdev_alloc_skb_ip_align`) out of extra room it asks for (with
