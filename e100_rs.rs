@@ -90,46 +90,43 @@
 //!
 //! The Receive Frame Area ([`rings::RxRing`], 256 RFDs, 16 to 256) is in simplified mode: each
 //! socket buffer holds a 16-byte RFD header followed by room for a VLAN-tagged maximum frame,
-//! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD,
-//! the stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU
-//! goes to "no resources" (RNR). Poll hands each completed frame to GRO after replacing its
-//! buffer: a fresh one from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's
-//! `Receiver`, which exists only in a poll with a budget), its header written before it is
-//! mapped, is mapped into the slot in the frame's place (`RxMapping::replace`: the slot keeps
-//! its device reference); buffers are not cleared, as in e100.c (the CPU reads back only the
-//! header it wrote). If no buffer can be
-//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD
-//! a poll refills or re-arms is written as a stop point, and the one refilled before it in the
-//! same poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop
-//! point, which the RU cannot pass meanwhile, is restored last: its link, then its status and
-//! command with EL cleared, then its size, each published to the device on its own (a write
-//! barrier, and a sync where the mapping needs one: `Head::publish`). A device reading it
-//! meanwhile never sees EL clear beside the link to a buffer the poll took away, nor room in
-//! an RFD that still ends the list; one that reads it between the last two writes completes it
-//! empty, and the poll re-arms it once the RU has gone past. The newest RFD is then the only
-//! stop point again, with no write of its own. If the RU is not ready after that, it is
-//! restarted at the next RFD to clean, but only once that RFD holds no frame, so nothing the RU
-//! wrote is overwritten before it is delivered. Whether the RU stopped is
-//! learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll reaches
-//! the stop point (as e100.c does) and, as a safety net, in the poll the watchdog schedules
-//! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not
-//! act on is found within a period, so receive-only traffic cannot stay dead; the data path's
-//! other polls read no register, but the one after an RU_START does (and one that meets an
-//! empty RFD, below). One flag, "stopped", says the RU may be out of the ready state (an RNR,
-//! the watchdog's request, an RU_START just issued): a poll takes it before reading the SCB and
-//! sets it again unless the RU is ready, and it stays set through an RU_START, whether the SCB
-//! takes it or not, so the next poll reads the RU status: an RNR that comes meanwhile is not
-//! lost, and a start the chip did not act on is found then. An RFD completed with no
-//! frame in it, which the chip never writes, is QEMU's: its model writes the status before the
-//! count and data (the RU is then still receiving, and the poll leaves the RFD for the frame's
-//! own interrupt), and completes a stop point it raced with empty before stopping (the RU is
-//! then not ready: the RFD is read once more, since the model finishes a frame before it
-//! answers the SCB read, and if still empty re-armed in place, nothing counted, the frame still
-//! queued in QEMU), and an old stop point it reads between the restore's last two writes (the
-//! RU goes on: once the next RFD is complete, the empty one is re-armed in place). The same
-//! write order leaves a window no driver can close: a count already written over data still to
-//! come. Frames without the OK bit are dropped (the hardware counters count them); frames
-//! longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame
+//! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD, the
+//! stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU goes to
+//! "no resources" (RNR). Poll hands each completed frame to GRO after replacing its buffer: a fresh
+//! one from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's `Receiver`, which exists
+//! only in a poll with a budget), its header written before it is mapped, is mapped into the slot
+//! in the frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are
+//! not cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
+//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD a
+//! poll refills or re-arms is written as a stop point, and the one refilled before it in the same
+//! poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop point,
+//! which the RU cannot pass meanwhile, is restored last: its link, then its status and command with
+//! EL cleared, then its size, each published to the device on its own (a write barrier, and a sync
+//! where the mapping needs one: `Head::publish`). A device reading it meanwhile never sees EL clear
+//! beside the link to a buffer the poll took away, nor room in an RFD that still ends the list; one
+//! that reads it between the last two writes completes it empty, and the poll re-arms it once the
+//! RU has gone past. The newest RFD is then the only stop point again, with no write of its own. If
+//! the RU is not ready after that, it is restarted at the next RFD to clean, but only once that RFD
+//! holds no frame, so nothing the RU wrote is overwritten before it is delivered. Whether the RU
+//! stopped is learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll
+//! reaches the stop point (as e100.c does) and, as a safety net, in the poll the watchdog schedules
+//! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not act on
+//! is found within a period, so receive-only traffic cannot stay dead; the data path's other polls
+//! read no register, but the one after an RU_START does (and one that meets an empty RFD, below).
+//! One flag, "stopped", says the RU may be out of the ready state (an RNR, the watchdog's request,
+//! an RU_START just issued): a poll takes it before reading the SCB and sets it again unless the RU
+//! is ready, and it stays set through an RU_START, whether the SCB takes it or not, so the next
+//! poll reads the RU status: an RNR that comes meanwhile is not lost, and a start the chip did not
+//! act on is found then. An RFD completed with no frame in it, which the chip never writes, is
+//! QEMU's: its model writes the status before the count and data (the RU is then still receiving,
+//! and the poll leaves the RFD for the frame's own interrupt), and completes a stop point it raced
+//! with empty before stopping (the RU is then not ready: the RFD is read once more, since the model
+//! finishes a frame before it answers the SCB read, and if still empty re-armed in place, nothing
+//! counted, the frame still queued in QEMU), and an old stop point it reads between the restore's
+//! last two writes (the RU goes on: once the next RFD is complete, the empty one is re-armed in
+//! place). The same write order leaves a window no driver can close: a count already written over
+//! data still to come. Frames without the OK bit are dropped (the hardware counters count them);
+//! frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame
 //! longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
 //! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
@@ -377,7 +374,7 @@ use kernel::{
     dma_read, dma_write,
     firmware::Firmware,
     init_ext::pin_init_scope,
-    io::Io,
+    io::{Io, IoBase},
     irq::IrqReturn,
     net::{
         self,
@@ -674,6 +671,12 @@ enum Ucode {
 
 /// Posts the preceding CSR writes (PCI writes may be buffered) by reading back a register.
 fn flush(io: &Io<{ hw::CSR_LEN }>) {
+    flush_at(io.base());
+}
+
+/// [`flush`] through a window address already held.
+#[inline(always)]
+fn flush_at(io: IoBase<'_, { hw::CSR_LEN }>) {
     let _ = io.read8(hw::SCB_STATUS);
 }
 
@@ -2159,9 +2162,12 @@ impl net::dev::Operations for Nic {
     }
 
     fn interrupt(&self, dev: &NetDevice) -> IrqReturn {
-        let Ok(io) = self.csr(dev.parent()) else {
+        let Ok(csr) = self.csr(dev.parent()) else {
             return IrqReturn::None;
         };
+        // The window's address held for the handler's four accesses (each is a compiler
+        // barrier: through the `Bar` it would be loaded again for every one).
+        let io = csr.base();
         let stat_ack = io.read8(hw::SCB_STAT_ACK);
         // 0: not ours (shared line); 0xff: the device is gone (surprise removal, D3).
         if stat_ack == 0 || stat_ack == 0xff {
@@ -2174,7 +2180,7 @@ impl net::dev::Operations for Nic {
             self.ru_stopped.store(true, Ordering::Release);
         }
         io.write8(hw::IRQ_MASK_ALL, hw::SCB_CMD_HI);
-        flush(io);
+        flush_at(io);
         dev.napi_schedule();
         IrqReturn::Handled
     }
@@ -2193,8 +2199,9 @@ impl net::dev::Operations for Nic {
         // must leave the chip as suspend left it).
         let rearm = move || {
             if !self.suspended.load(Ordering::Relaxed) {
+                let io = io.base();
                 io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
-                flush(io);
+                flush_at(io);
             }
         };
         let budget = poll.budget();

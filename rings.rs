@@ -359,11 +359,14 @@ impl CbRing {
             }
             return;
         }
+        // The window's address held across the barrier, the SCB read and (when the command
+        // goes in at once) the write.
+        let regs = io.base();
         // The cleared S bit must be visible to the device before the SCB is read: a pending
         // RESUME is relied on only if the CU will see it when it takes the command.
         dma::mb();
         // The command byte: 0 means the SCB has taken every command.
-        let byte = io.read8(hw::SCB_CMD_LO);
+        let byte = regs.read8(hw::SCB_CMD_LO);
         let pending = byte & scb::CUC_MASK;
         if pending == scb::CUC_RESUME || pending == scb::CUC_START || self.complete(newest) {
             self.handed_over();
@@ -374,7 +377,7 @@ impl CbRing {
         // issues one (the CU lock), so it goes in at once (one MMIO read less a frame, as
         // e100.c's resume).
         let sent = if byte == 0 {
-            io.write8(scb::CUC_RESUME, hw::SCB_CMD_LO);
+            regs.write8(scb::CUC_RESUME, hw::SCB_CMD_LO);
             Ok(())
         } else {
             exec_cmd(io, scb::CUC_RESUME, None)

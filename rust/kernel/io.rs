@@ -19,10 +19,12 @@
 //! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). Upstream calls the C
 //! helpers for every access; here, on x86-64, the accessors are C's own inline `mov`s, written
 //! in Rust (the kernel has no cross-language inlining of helpers in 6.12), since a driver
-//! touches a register or two per frame.
+//! touches a register or two per frame. [`IoBase`] (from [`Io::base`]) has no upstream
+//! counterpart.
 
 use crate::build_assert;
 use crate::error::{code::EINVAL, Result};
+use core::marker::PhantomData;
 
 /// The address and length of an I/O mapping, before anything vouches for it.
 ///
@@ -236,4 +238,81 @@ impl<const SIZE: usize> Io<SIZE> {
     define_accessors!(read8, try_read8, write8, try_write8, u8, readb, writeb);
     define_accessors!(read16, try_read16, write16, try_write16, u16, readw, writew);
     define_accessors!(read32, try_read32, write32, try_write32, u32, readl, writel);
+
+    /// The window's start address, held by value for a run of accesses (see [`IoBase`]).
+    #[inline]
+    pub fn base(&self) -> IoBase<'_, SIZE> {
+        // INVARIANT: the start of this window's mapping, which stays valid while `self` is
+        // borrowed, at least `maxsize >= SIZE` bytes long (`Io`'s invariant).
+        IoBase {
+            addr: self.0.addr,
+            _p: PhantomData,
+        }
+    }
+}
+
+/// An [`Io`] window's start address, copied out of it for a run of register accesses.
+///
+/// Every access is a compiler barrier for memory (as C's `readb()` ... `writel()` are), so
+/// through a `&Io` the window's address is loaded again from the `Io` after each one. An
+/// `IoBase` holds the address itself, so a run of accesses (an interrupt handler's
+/// acknowledge, mask and flush) keeps it in a register. It has the compile-time checked
+/// accessors of [`Io`] (the offset aligned and below `SIZE`; no run-time checked `try_` ones:
+/// it does not hold `maxsize`), and borrows the `Io`, so it lasts no longer than the mapping.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::io::{Io, IoRaw};
+///
+/// let mut regs = [0u32; 4];
+/// let raw = IoRaw::<16>::new(regs.as_mut_ptr() as usize, 16)?;
+/// // SAFETY: `regs` is 16 bytes of memory that outlives `io`, and x86 `read*`/`write*` on RAM
+/// // are plain volatile accesses.
+/// let io = unsafe { Io::from_raw(&raw) };
+///
+/// let base = io.base();
+/// base.write8(0x5a, 1);
+/// base.write32(0x0102_0304, 8);
+/// assert_eq!(base.read8(1), 0x5a);
+/// assert_eq!(io.read32(8), 0x0102_0304);
+/// assert_eq!(base.read16(8), 0x0304);
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// # Invariants
+///
+/// `addr` is the start of a valid MMIO mapping (or memory, as for [`Io`]) at least `SIZE` bytes
+/// long that stays valid for `'a`.
+#[derive(Clone, Copy)]
+pub struct IoBase<'a, const SIZE: usize = 0> {
+    addr: usize,
+    _p: PhantomData<&'a Io<SIZE>>,
+}
+
+macro_rules! define_base_accessors {
+    ($read:ident, $write:ident, $ty:ty, $c_read:ident, $c_write:ident) => {
+        /// Reads the register at `offset`, which is checked at compile time.
+        #[inline]
+        pub fn $read(self, offset: usize) -> $ty {
+            build_assert!(Io::<SIZE>::offset_valid::<$ty>(offset, SIZE));
+            // SAFETY: `offset` is aligned and `offset + size_of::<$ty>() <= SIZE` (checked
+            // above), so by the type invariant the address lies inside the mapping.
+            unsafe { mmio::$c_read(self.addr.wrapping_add(offset) as _) }
+        }
+
+        /// Writes `value` to the register at `offset`, which is checked at compile time.
+        #[inline]
+        pub fn $write(self, value: $ty, offset: usize) {
+            build_assert!(Io::<SIZE>::offset_valid::<$ty>(offset, SIZE));
+            // SAFETY: as in the matching read: aligned and inside the mapping.
+            unsafe { mmio::$c_write(value, self.addr.wrapping_add(offset) as _) }
+        }
+    };
+}
+
+impl<const SIZE: usize> IoBase<'_, SIZE> {
+    define_base_accessors!(read8, write8, u8, readb, writeb);
+    define_base_accessors!(read16, write16, u16, readw, writew);
+    define_base_accessors!(read32, write32, u32, readl, writel);
 }

@@ -18,7 +18,8 @@
 //! interrupt line (requested, named after the interface, just before `open`; freed just after
 //! `stop`), the NAPI context (enabled before `open`, disabled before `stop`; a poll ends with
 //! [`Poll::done`](super::napi::Poll::done), which completes it when the poll did less than its
-//! budget) and a service work item (cancelled after `stop`). Rules that C states in comments are types here:
+//! budget) and a service work item (cancelled after `stop`). Rules that C states in comments
+//! are types here:
 //!
 //! - the transmit buffer is a [`TxSkb`] branded with the call, so the only buffer a driver can
 //!   return as [`TxOutcome::Busy`] is the one it was given;

@@ -193,10 +193,10 @@ impl<'a> Poll<'a> {
 
 /// A poll that may receive (from [`Poll::receiver`]): its budget is not 0, so it is not
 /// netpoll's, and runs with bottom halves disabled (every poller that gives a budget does:
-/// `net_rx_action`, a NAPI thread, busy polling). Received
-/// frames go up through it, and receive buffers come from the per-CPU cache NAPI keeps for such
-/// polls ([`RxBuf::alloc_rx_napi`](super::skbuff::RxBuf::alloc_rx_napi)). It borrows the poll,
-/// so it is gone before [`Poll::done`] ends it.
+/// `net_rx_action`, a NAPI thread, busy polling). Received frames go up through it, and
+/// receive buffers come from the per-CPU cache NAPI keeps for such polls
+/// ([`RxBuf::alloc_rx_napi`](super::skbuff::RxBuf::alloc_rx_napi)). It borrows the poll, so it
+/// is gone before [`Poll::done`] ends it.
 ///
 /// # Examples
 ///
