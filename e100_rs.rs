@@ -403,6 +403,11 @@ use hw::Mac;
 use phy::Phy;
 use rings::{scb, CbRing, RxRing};
 
+/// The Receive Frame Area: the RFD ring while the interface is up (`None` while down). It is
+/// the NAPI poll's ([`net::dev::Operations::PollState`]): the poll has it while NAPI runs, and
+/// `open`, `stop` and the resets while NAPI is disabled, so it needs no lock.
+pub(crate) type Rfa = Option<RxRing>;
+
 kernel::module_param!(
     EEPROM_BAD_CSUM_ALLOW,
     eeprom_bad_csum_allow,
@@ -591,10 +596,6 @@ pub(crate) struct Nic {
     /// netpoll (netconsole) transmits and polls from any context, a hard interrupt included.
     #[pin]
     cu: SpinLockIrq<Cu>,
-    /// The RFA (`None` while the interface is down); used by NAPI poll (not by a
-    /// transmit-only poll), and by open/stop while NAPI is disabled.
-    #[pin]
-    rx: SpinLock<Option<RxRing>>,
     /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
@@ -949,7 +950,7 @@ impl Nic {
             self.suspended.store(true, Ordering::Relaxed);
         }
         dev.detach();
-        let _ = dev.with_napi_disabled(rtnl, || self.down(dev));
+        let _ = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
         if arm && self.wol.load(Ordering::Relaxed) {
             if let Err(e) = self.arm_wake(dev) {
                 netdev_warn!(dev, "cannot arm wake-on-LAN: {:?}\n", e);
@@ -1132,18 +1133,18 @@ impl Nic {
         };
         // A transmit timeout from before the suspend is moot.
         self.tx_timeout.store(false, Ordering::Relaxed);
-        let res = dev.with_napi_disabled(rtnl, || {
-            self.down(dev);
-            let r = self.up(dev);
+        let res = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| {
+            self.down(dev, rfa);
+            let r = self.up(dev, rfa);
             if r.is_err() {
-                self.down(dev);
+                self.down(dev, rfa);
             }
             resumed();
             r
         });
         if res.is_none() {
             // Down: only the wake-up arming to undo.
-            self.down(dev);
+            let _ = dev.with_napi_idle::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
             resumed();
         }
         dev.attach();
@@ -1209,14 +1210,14 @@ impl Nic {
 
     /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
     /// address, receive filter, statistics address, RU start, then interrupts on.
-    fn up(&self, dev: &NetDevice) -> Result {
-        self.up_with(dev, false)
+    fn up(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
+        self.up_with(dev, rfa, false)
     }
 
     /// [`Nic::up`], or with `test` the same bring-up for the offline self-test: the queue
     /// stays stopped (no frame of the stack's may reach the loopback) and interrupts masked
     /// (NAPI is off, or the interrupt not even requested).
-    fn up_with(&self, dev: &NetDevice, test: bool) -> Result {
+    fn up_with(&self, dev: &NetDevice, rfa: &mut Rfa, test: bool) -> Result {
         let bound = dev.parent();
         let (rfds, cbs) = (
             self.rx_count.load(Ordering::Relaxed),
@@ -1249,10 +1250,10 @@ impl Nic {
         // The microcode first, as e100.c's hardware init: on the new ring, which nothing else
         // sees yet, so its completion can be waited for sleeping.
         self.load_ucode(dev, io, &mut cb)?;
-        // Lock order: the address list (which disables bottom halves), then `rx`, then `cu`.
+        // Lock order: the address list (which disables bottom halves), then `cu`.
         let addrs = dev.lock_addrs();
         let start = rx.start_addr();
-        *self.rx.lock() = Some(rx);
+        *rfa = Some(rx);
         let mut cu = self.cu.lock();
         cu.ring = Some(cb);
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
@@ -1283,7 +1284,7 @@ impl Nic {
     }
 
     /// Stops the hardware and frees the rings (and every buffer in them).
-    fn down(&self, dev: &NetDevice) {
+    fn down(&self, dev: &NetDevice, rfa: &mut Rfa) {
         // No transmit may be inside `start_xmit` (about to hand a CB to the CU) while the chip
         // is reset and the ring freed: stop the queue and wait for one in flight. As e100.c's
         // down, no carrier without rings: dropped first, so the stack's transmit watchdog does
@@ -1294,13 +1295,13 @@ impl Nic {
         if let Ok(io) = self.csr(dev.parent()) {
             hw_reset(io);
         }
-        let (cb, rx);
+        let cb;
         {
             let _bh = bh::disable();
-            // Each guard is released at the end of its statement, inside the section.
+            // The guard is released at the end of its statement, inside the section.
             cb = self.cu.lock().ring.take();
-            rx = self.rx.lock().take();
         }
+        let rx = rfa.take();
         // Freed with bottom halves enabled: freeing coherent memory may sleep on some
         // platforms (remapped or IOMMU-backed allocations).
         drop(cb);
@@ -1604,13 +1605,13 @@ impl Nic {
             return;
         }
         // `None` if the interface is not up: nothing to reset.
-        let _ = dev.with_napi_disabled(&rtnl, || {
+        let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |rfa| {
             netdev_warn!(dev, "resetting after transmit timeout\n");
-            self.down(dev);
-            if let Err(e) = self.up(dev) {
+            self.down(dev, rfa);
+            if let Err(e) = self.up(dev, rfa) {
                 // Leave nothing half built for the poll that follows; the transmit watchdog
                 // tries again.
-                self.down(dev);
+                self.down(dev, rfa);
                 netdev_warn!(dev, "reset failed: {:?}\n", e);
             }
         });
@@ -1806,7 +1807,6 @@ impl E100Driver {
                     },
                     "e100_rs::cu"
                 ),
-                rx <- new_spinlock!(None, "e100_rs::rx"),
                 counters: stats::DataCounters::default(),
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
@@ -1987,24 +1987,26 @@ impl pci::Driver for E100Driver {
 
 #[vtable]
 impl net::dev::Operations for Nic {
-    fn open(&self, dev: &NetDevice) -> Result {
+    type PollState = Rfa;
+
+    fn open(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         // A reset deferred while the interface went down is moot now.
         self.tx_timeout.store(false, Ordering::Relaxed);
         // The carrier is off here (from registration, or from `stop`); the service task turns
         // it on when the PHY reports link.
-        if let Err(e) = self.up(dev) {
-            self.down(dev);
+        if let Err(e) = self.up(dev, rfa) {
+            self.down(dev, rfa);
             return Err(e);
         }
         dev.schedule_service(0);
         Ok(())
     }
 
-    fn stop(&self, dev: &NetDevice) -> Result {
+    fn stop(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         // Under `link`: a watchdog run in flight finishes first, and the next one finds the
         // interface not running (the core clears that before calling us).
         let _ctl = self.link.lock();
-        self.down(dev);
+        self.down(dev, rfa);
         Ok(())
     }
 
@@ -2187,7 +2189,7 @@ impl net::dev::Operations for Nic {
 
     // Inlined into the abstraction's NAPI trampoline, its one caller (one call a poll, not two).
     #[inline(always)]
-    fn poll<'a>(&self, dev: &NetDevice, poll: Poll<'a>) -> PollDone<'a> {
+    fn poll<'a>(&self, dev: &NetDevice, poll: Poll<'a>, rfa: &mut Rfa) -> PollDone<'a> {
         let bound = dev.parent();
         let Ok(io) = self.csr(bound) else {
             // The device is gone: no work, so NAPI is completed (and the interrupt, which
@@ -2245,9 +2247,7 @@ impl net::dev::Operations for Nic {
             return poll.done(0, rearm);
         };
 
-        // `rx` is held through the transmit clean below, which issues an RU restart.
-        let mut rx = self.rx.lock();
-        let (got, restart) = match rx.as_mut() {
+        let (got, restart) = match rfa.as_mut() {
             Some(ring) => {
                 let opts = rings::RxOpts {
                     fcs: self.rx_fcs.load(Ordering::Relaxed),
@@ -2302,9 +2302,6 @@ impl net::dev::Operations for Nic {
         let c = &self.counters;
         c.rx_packets.fetch_add(got.pkts.into(), Ordering::Relaxed);
         c.rx_bytes.fetch_add(got.bytes, Ordering::Relaxed);
-        // Not held while NAPI completes (GRO's flush hands frames to the stack) or once the
-        // unmask lets another poll start.
-        drop(rx);
         poll.done(got.work, rearm)
     }
 

@@ -7,14 +7,13 @@
 //! as it was. An accepted one is applied to the PHY and drops carrier; the watchdog reports the
 //! new link and reconfigures the MAC (duplex, flow control) when it comes up.
 
-use crate::{desc, diag, eeprom, hw, phy, rings, stats, EepromPins, LinkCtl, Nic, DRV_NAME};
+use crate::{desc, diag, eeprom, hw, phy, rings, stats, EepromPins, LinkCtl, Nic, Rfa, DRV_NAME};
 use core::sync::atomic::Ordering;
 use kernel::net::{
     dev::{Device, Rtnl},
     ethtool::{self, Duplex, LinkKsettings, LinkModes, PauseParam, PhysId, RingParam, WolOpts},
 };
 use kernel::prelude::*;
-use kernel::sync::bh;
 use kernel::{delay, dma_read, dma_write, netdev_info};
 
 /// `ethtool -e` reports this magic, as e100.c does, and `ethtool -E` wants it.
@@ -104,7 +103,7 @@ impl Nic {
     /// PHY's loopback bit too for [`LB_PHY`]), one frame sent, and the test passes if the
     /// frame is found in the receive ring, byte for byte. The interface is down (its rings
     /// freed), RTNL held; the hardware is left reset and the rings freed again.
-    fn loopback_test(&self, dev: &Device, mode: u8) -> Result {
+    fn loopback_test(&self, dev: &Device, rfa: &mut Rfa, mode: u8) -> Result {
         // The ICH parts' PHY loopback does not work: e100.c tests the MAC loopback instead.
         let mode = if self.ich && mode == LB_PHY {
             LB_MAC
@@ -112,19 +111,19 @@ impl Nic {
             mode
         };
         self.loopback.store(mode, Ordering::Relaxed);
-        let r = self.loopback_run(dev, mode);
+        let r = self.loopback_run(dev, rfa, mode);
         if mode == LB_PHY {
             let _ = self.with_mdio(dev.parent(), |m| {
                 phy::Mdio::write(m, self.phy.addr, phy::MII_BMCR, 0)
             });
         }
         self.loopback.store(0, Ordering::Relaxed);
-        self.down(dev);
+        self.down(dev, rfa);
         r
     }
 
-    fn loopback_run(&self, dev: &Device, mode: u8) -> Result {
-        self.up_with(dev, true)?;
+    fn loopback_run(&self, dev: &Device, rfa: &mut Rfa, mode: u8) -> Result {
+        self.up_with(dev, rfa, true)?;
         let bound = dev.parent();
         if mode == LB_PHY
             && !self.with_mdio(bound, |m| {
@@ -166,13 +165,7 @@ impl Nic {
         // e100.c gives it 10 ms; a slow emulator gets up to 100.
         for _ in 0..10 {
             delay::msleep(10);
-            let _bh = bh::disable();
-            if self
-                .rx
-                .lock()
-                .as_ref()
-                .is_some_and(|r| r.holds_frame(&frame))
-            {
+            if rfa.as_ref().is_some_and(|r| r.holds_frame(&frame)) {
                 return Ok(());
             }
         }
@@ -555,15 +548,15 @@ impl ethtool::Operations for Nic {
         // Down with the old rings, up with the new ones. If the new ones cannot be had, the old
         // sizes come back. The watchdog keeps off meanwhile.
         self.rebuild(true);
-        let res = dev.with_napi_disabled(rtnl, || {
-            self.down(dev);
-            let r = self.up(dev);
+        let res = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| {
+            self.down(dev, rfa);
+            let r = self.up(dev, rfa);
             if r.is_err() {
-                self.down(dev);
+                self.down(dev, rfa);
                 self.rx_count.store(old.0, Ordering::Relaxed);
                 self.tx_count.store(old.1, Ordering::Relaxed);
-                if self.up(dev).is_err() {
-                    self.down(dev);
+                if self.up(dev, rfa).is_err() {
+                    self.down(dev, rfa);
                 }
             }
             r
@@ -646,27 +639,28 @@ impl ethtool::Operations for Nic {
             let running = dev.is_running();
             // Failed unless they run to a result.
             r[2..].fill(1);
-            let mut run = || {
+            let run = |rfa: &mut Rfa| {
                 if running {
-                    self.down(dev);
+                    self.down(dev, rfa);
                 }
                 r[2] = u64::from(self.self_test(bound).is_err());
-                r[3] = u64::from(self.loopback_test(dev, LB_MAC).is_err());
-                r[4] = u64::from(self.loopback_test(dev, LB_PHY).is_err());
+                r[3] = u64::from(self.loopback_test(dev, rfa, LB_MAC).is_err());
+                r[4] = u64::from(self.loopback_test(dev, rfa, LB_PHY).is_err());
                 // The user's link settings back (the PHY loopback overwrote BMCR).
                 let mut ctl = self.link.lock();
                 let cfg = ctl.cfg;
                 let _ = self.apply_link(dev, &mut ctl, cfg, true);
                 drop(ctl);
-                if running && self.up(dev).is_err() {
-                    self.down(dev);
+                if running && self.up(dev, rfa).is_err() {
+                    self.down(dev, rfa);
                 }
             };
-            if running {
-                let _ = dev.with_napi_disabled(rtnl, run);
+            // The receive ring is NAPI's: lent with NAPI disabled while up, or while down.
+            let _ = if running {
+                dev.with_napi_disabled::<Nic, _>(rtnl, run)
             } else {
-                run();
-            }
+                dev.with_napi_idle::<Nic, _>(rtnl, run)
+            };
             self.rebuild(false);
             // As e100.c does, give the link its time to come back (up to 4 s) before
             // returning, so that what follows the test finds the interface as it was.

@@ -27,7 +27,12 @@
 //! - the multicast list can only be read through an [`AddrList`], which exists while the
 //!   address-list lock is held (given to `set_rx_mode`, or taken with [`Device::lock_addrs`]);
 //! - disabling NAPI for a reset needs an [`RtnlGuard`] and lasts for one closure
-//!   ([`Device::with_napi_disabled`]), so it is always undone.
+//!   ([`Device::with_napi_disabled`]), so it is always undone;
+//! - what only the poll may touch while NAPI runs (a receive ring) is the driver's
+//!   [`Operations::PollState`], kept by the registration: the poll gets it as `&mut`, and so do
+//!   `open`, `stop` and the closures of [`Device::with_napi_disabled`] and
+//!   [`Device::with_napi_idle`], each while NAPI is disabled. No lock: NAPI runs one poll of a
+//!   context at a time, and disabling it waits for the running one.
 //!
 //! # Compared with upstream
 //!
@@ -57,7 +62,8 @@ use core::ffi::{c_int, c_void};
 use core::marker::PhantomData;
 use core::pin::Pin;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::any::TypeId;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// An Ethernet hardware address.
 pub type MacAddr = [u8; 6];
@@ -474,27 +480,80 @@ impl Device {
         unsafe { core::ptr::addr_of_mut!((*self.header()).napi) }
     }
 
-    /// Runs `f` with NAPI disabled (a running poll is waited for): for a reset under RTNL
-    /// while the interface is up. NAPI is enabled again afterwards and scheduled once, so work
-    /// whose interrupt came while it was off is not lost. `None` (and `f` not run) if the
-    /// interface is not up, or NAPI is already disabled this way (by an enclosing call).
-    pub fn with_napi_disabled<R>(&self, _rtnl: &Rtnl, f: impl FnOnce() -> R) -> Option<R> {
+    /// The poll state of `dev` if it was registered as a `Registration<T>`.
+    #[inline]
+    fn poll_state<T: Operations>(&self) -> Option<*mut T::PollState> {
         let h = self.header();
-        // SAFETY: the header is valid (type invariant).
-        let off = unsafe { &(*h).napi_off };
-        if !self.is_running() || off.swap(true, Ordering::Relaxed) {
+        // SAFETY: the header is valid (type invariant); `owner` is written at registration and
+        // never changes.
+        if unsafe { (*h).owner } != TypeId::of::<T>() {
             return None;
         }
-        // SAFETY: the interface is up and RTNL is held (the proof), so NAPI is enabled (by
-        // `open`) and stays so until `stop`, which cannot run without RTNL; `napi_off` rules
-        // out a nested disable.
+        // SAFETY: `owner` says the private area is a `Priv<T>` (written so by `register`);
+        // only an address is computed.
+        Some(unsafe { (*priv_of::<T>(self.as_raw())).poll_state.get() })
+    }
+
+    /// Runs `f` with NAPI disabled (a running poll is waited for) and the driver's
+    /// [`Operations::PollState`], which the poll owns otherwise: for a reset under RTNL while
+    /// the interface is up. NAPI is enabled again afterwards and scheduled once, so work whose
+    /// interrupt came while it was off is not lost. `None` (and `f` not run) if the interface
+    /// is not up (NAPI is not enabled: down, or inside `open` or `stop`), NAPI is already
+    /// disabled this way (by an enclosing call), or `dev` is not a `Registration<T>`'s.
+    pub fn with_napi_disabled<T: Operations, R>(
+        &self,
+        _rtnl: &Rtnl,
+        f: impl FnOnce(&mut T::PollState) -> R,
+    ) -> Option<R> {
+        let state = self.poll_state::<T>()?;
+        let h = self.header();
+        // SAFETY: the header is valid (type invariant).
+        let napi = unsafe { &(*h).napi_state };
+        // Changed only under RTNL, which we hold (the proof): no one else changes it meanwhile.
+        if napi.load(Ordering::Relaxed) != NAPI_ON {
+            return None;
+        }
+        // SAFETY: `NAPI_ON`: `open` enabled NAPI and `stop` has not disabled it, neither can
+        // run without RTNL, and no enclosing call disabled it (it would have set `NAPI_HELD`).
+        // Waits for a running poll.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
-        let r = f();
+        napi.store(NAPI_HELD, Ordering::Relaxed);
+        // SAFETY: NAPI is disabled, so no poll runs or starts before it is enabled again below;
+        // `NAPI_HELD` (under RTNL) keeps every other way to the state out (`open`, `stop` and
+        // these closures all need RTNL and find it held or not theirs); `f` cannot keep the
+        // reference (it is bound to the call).
+        let r = f(unsafe { &mut *state });
         // SAFETY: disabled above, RTNL still held: enable it again, once.
         unsafe { bindings::napi_enable(core::ptr::addr_of_mut!((*h).napi)) };
+        napi.store(NAPI_ON, Ordering::Relaxed);
         // Then schedule it, which is allowed in any context.
         self.napi_schedule();
-        off.store(false, Ordering::Relaxed);
+        Some(r)
+    }
+
+    /// Runs `f` with the driver's [`Operations::PollState`] while the interface is down
+    /// (NAPI disabled since registration or `stop`): a self-test's bring-up, or freeing what a
+    /// suspend left. `None` (and `f` not run) if NAPI is enabled (the interface is up), the
+    /// state is already lent (by `open`, `stop` or an enclosing call), or `dev` is not a
+    /// `Registration<T>`'s.
+    pub fn with_napi_idle<T: Operations, R>(
+        &self,
+        _rtnl: &Rtnl,
+        f: impl FnOnce(&mut T::PollState) -> R,
+    ) -> Option<R> {
+        let state = self.poll_state::<T>()?;
+        let h = self.header();
+        // SAFETY: the header is valid (type invariant).
+        let napi = unsafe { &(*h).napi_state };
+        // Changed only under RTNL, which we hold (the proof).
+        if napi.load(Ordering::Relaxed) != NAPI_OFF {
+            return None;
+        }
+        napi.store(NAPI_HELD, Ordering::Relaxed);
+        // SAFETY: `NAPI_OFF`: NAPI is disabled (as added, or by `stop`), so no poll runs; no
+        // other holder exists (see `with_napi_disabled`).
+        let r = f(unsafe { &mut *state });
+        napi.store(NAPI_OFF, Ordering::Relaxed);
         Some(r)
     }
 
@@ -621,14 +680,26 @@ macro_rules! netdev_info {
 ///
 /// # Invariants
 ///
-/// `napi` is added to the device (until it is freed); `work` is initialised; `napi_off` is set
-/// exactly while [`Device::with_napi_disabled`] has NAPI disabled.
+/// `napi` is added to the device (until it is freed); `work` is initialised; `napi_state` is
+/// [`NAPI_ON`] exactly while NAPI is enabled (from the end of a successful `open` to the start
+/// of `stop`), [`NAPI_HELD`] while NAPI is disabled and the poll state lent out (to `open`,
+/// `stop`, or a closure of [`Device::with_napi_disabled`] or [`Device::with_napi_idle`]), and
+/// [`NAPI_OFF`] otherwise; it is changed only under RTNL. `owner` is the [`TypeId`] of the `T`
+/// whose `Registration<T>` made the device (the private area is a `Priv<T>`).
 #[repr(C)]
 struct PrivHeader {
     napi: bindings::napi_struct,
     work: bindings::delayed_work,
-    napi_off: AtomicBool,
+    napi_state: AtomicU8,
+    owner: TypeId,
 }
+
+/// NAPI is disabled and the poll state free.
+const NAPI_OFF: u8 = 0;
+/// NAPI is enabled: the poll state is the poll's.
+const NAPI_ON: u8 = 1;
+/// NAPI is disabled and the poll state lent out.
+const NAPI_HELD: u8 = 2;
 
 /// The private area of a device made by `Registration<T>`.
 ///
@@ -637,7 +708,8 @@ struct PrivHeader {
 /// `dev` is the device; `data` is an `Arc<T>` leaked with [`Arc::into_raw`], reclaimed only after
 /// the device is unregistered; `irq` is touched only with RTNL held (open, stop) or with the
 /// device exclusively owned (registration failure, drop); `irq_line` came from an [`IrqRequest`]
-/// for the parent and never changes.
+/// for the parent and never changes; `poll_state` is reached only by the poll while NAPI is
+/// enabled and, while it is disabled, by the one holder `napi_state` says it is lent to.
 #[repr(C)]
 struct Priv<T: Operations> {
     header: PrivHeader,
@@ -648,6 +720,8 @@ struct Priv<T: Operations> {
     irq: UnsafeCell<Option<IrqBox<T>>>,
     /// The interrupt line to request at `open`, from the registration's [`IrqRequest`].
     irq_line: Option<u32>,
+    /// The driver's poll state ([`Operations::PollState`]).
+    poll_state: UnsafeCell<T::PollState>,
 }
 
 /// The interrupt registration of an open device.
@@ -723,11 +797,21 @@ pub enum TxOutcome<'a> {
 /// context; `interrupt` in hard-IRQ context; `poll` in softirq context (or netpoll's).
 #[vtable]
 pub trait Operations: Send + Sync + Sized + 'static {
-    /// Brings the interface up (`ip link set up`).
-    fn open(&self, dev: &Device) -> Result;
+    /// What the NAPI poll owns while NAPI runs (typically the receive ring), made with
+    /// `Default` at registration and dropped with the device. The poll gets it as `&mut`;
+    /// while NAPI is disabled so do `open` and `stop`, and the closures of
+    /// [`Device::with_napi_disabled`] (a reset while up) and [`Device::with_napi_idle`]
+    /// (while down). NAPI runs one poll of a context at a time and disabling it waits for the
+    /// running one, so no lock is needed (none would be contended).
+    type PollState: Default + Send;
 
-    /// Brings the interface down.
-    fn stop(&self, dev: &Device) -> Result;
+    /// Brings the interface up (`ip link set up`), with NAPI disabled: it is enabled, and
+    /// scheduled once, when this returns `Ok` (so an interrupt that came meanwhile, and was
+    /// masked by its handler, gets its poll).
+    fn open(&self, dev: &Device, state: &mut Self::PollState) -> Result;
+
+    /// Brings the interface down (NAPI disabled, a running poll waited for).
+    fn stop(&self, dev: &Device, state: &mut Self::PollState) -> Result;
 
     /// Transmits `skb`: map it and queue it, or drop it, and return [`TxOutcome::Ok`]; or, with
     /// no room, stop the queue and return it as [`TxOutcome::Busy`].
@@ -785,7 +869,8 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// [`Poll::done`], which completes NAPI when that is less than the budget and re-arms the
     /// device's interrupt as the driver asks (softirq context; netpoll's poll, budget 0, from
     /// any context).
-    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>) -> PollDone<'a>;
+    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>, state: &mut Self::PollState)
+        -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
     /// waited for) after `stop`, and disabled before the device is freed.
@@ -920,7 +1005,9 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             core::ptr::addr_of_mut!((*p).data).write(leaked);
             core::ptr::addr_of_mut!((*p).irq).write(UnsafeCell::new(None));
             core::ptr::addr_of_mut!((*p).irq_line).write(cfg.irq.as_ref().map(|r| r.irq()));
-            core::ptr::addr_of_mut!((*p).header.napi_off).write(AtomicBool::new(false));
+            core::ptr::addr_of_mut!((*p).header.napi_state).write(AtomicU8::new(NAPI_OFF));
+            core::ptr::addr_of_mut!((*p).header.owner).write(TypeId::of::<T>());
+            core::ptr::addr_of_mut!((*p).poll_state).write(UnsafeCell::new(Default::default()));
             bindings::init_delayed_work(
                 core::ptr::addr_of_mut!((*p).header.work),
                 Some(Self::service_callback),
@@ -947,8 +1034,10 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: the device is fully set up; its ops are `'static` and the state they borrow
         // lives in the private area until `drop`.
         if let Err(e) = to_result(unsafe { bindings::register_netdev(raw) }) {
-            // SAFETY: registration failed, so no callback can run: free, then drop the state.
+            // SAFETY: registration failed, so no callback can run: drop the poll state (in the
+            // private area), free the device, then drop the driver state.
             unsafe {
+                core::ptr::drop_in_place((*p).poll_state.get());
                 bindings::free_netdev(raw);
                 drop(Arc::from_raw(leaked));
             }
@@ -1033,8 +1122,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
         let poll = unsafe { Poll::new(napi, budget) };
+        // SAFETY: NAPI runs one poll of a context at a time (the scheduled bit, and netpoll's
+        // `poll_owner`), and only while it is enabled; every other holder of the state has it
+        // while NAPI is disabled, which waits for a running poll (type invariant of `Priv`).
+        let state = unsafe { &mut *(*priv_of::<T>(dev)).poll_state.get() };
         // `done` completed NAPI if the poll did less than its budget (the only way to end it).
-        t.poll(d, poll).work()
+        t.poll(d, poll, state).work()
     }
 
     /// The C callback; see the function-pointer field it is installed in.
@@ -1092,14 +1185,26 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 };
                 *slot = Some(KBox::pin_init(init, GFP_KERNEL)?);
             }
-            // SAFETY: the NAPI context is added and disabled (as added, or by `stop`).
-            unsafe { bindings::napi_enable(core::ptr::addr_of_mut!((*napi).napi)) };
-            if let Err(e) = t.open(d) {
-                // SAFETY: enabled just above.
-                unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*napi).napi)) };
+            // SAFETY: the header is valid (type invariant of `Device`).
+            let st = unsafe { &(*napi).napi_state };
+            // `open` is called only for a device that is down: NAPI is disabled (as added, or
+            // by `stop`) and the state free (`NAPI_OFF`; `with_napi_idle` cannot be running: it
+            // needs RTNL, which we hold).
+            st.store(NAPI_HELD, Ordering::Relaxed);
+            // SAFETY: NAPI is disabled, so no poll runs; `NAPI_HELD` keeps the other holders
+            // out (type invariant of `Priv`).
+            let state = unsafe { &mut *(*priv_of::<T>(dev)).poll_state.get() };
+            if let Err(e) = t.open(d, state) {
+                st.store(NAPI_OFF, Ordering::Relaxed);
                 *slot = None;
                 return Err(e);
             }
+            // SAFETY: the NAPI context is added and disabled (see above).
+            unsafe { bindings::napi_enable(core::ptr::addr_of_mut!((*napi).napi)) };
+            st.store(NAPI_ON, Ordering::Relaxed);
+            // A poll once NAPI is on: an interrupt that came while it was off was masked by its
+            // handler, whose scheduling NAPI refused.
+            d.napi_schedule();
             Ok(0)
         })
     }
@@ -1120,10 +1225,18 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             )
         };
         let h = d.header();
-        // SAFETY: enabled in `open_callback` (`with_napi_disabled` cannot be running: it needs
-        // RTNL, which we hold); waits for a running poll.
+        // SAFETY: the header is valid (type invariant of `Device`).
+        let st = unsafe { &(*h).napi_state };
+        // `stop` is called only for a device that `open` brought up (`NAPI_ON`: the closures
+        // that lend the state cannot be running, they need RTNL, which we hold).
+        // SAFETY: enabled in `open_callback`; waits for a running poll.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
-        let r = t.stop(d);
+        st.store(NAPI_HELD, Ordering::Relaxed);
+        // SAFETY: NAPI is disabled, so no poll runs; `NAPI_HELD` keeps the other holders out
+        // (type invariant of `Priv`).
+        let state = unsafe { &mut *(*priv_of::<T>(dev)).poll_state.get() };
+        let r = t.stop(d, state);
+        st.store(NAPI_OFF, Ordering::Relaxed);
         // The interrupt first: its handler may schedule the service work.
         *slot = None;
         // SAFETY: the work item is initialised; waits for a running service call.
@@ -1329,6 +1442,9 @@ impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
             bindings::unregister_netdev(raw);
             *Self::irq_slot(raw) = None;
             let leaked = (*p).data;
+            // In the private area: dropped before the device is freed (unregistered: no
+            // callback, and so no holder, is left).
+            core::ptr::drop_in_place((*p).poll_state.get());
             bindings::free_netdev(raw);
             drop(Arc::from_raw(leaked));
         }
