@@ -136,7 +136,7 @@
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
 //! schedules NAPI. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
 //! not flagged as possibly stopped, the last receive poll not out of budget), and netpoll's,
-//! cleans the CB ring only (if a CB may be in flight), without the receive lock. Otherwise poll
+//! cleans the CB ring only (if a CB may be in flight), without touching the RFA. Otherwise poll
 //! cleans at most `budget` received frames, restarts the RU if it stopped, completes
 //! transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in batches
 //! of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and ends with
@@ -312,8 +312,7 @@
 //! Nothing prints while holding `cu`: a message can reach netconsole, whose netpoll transmit
 //! takes `cu` again. netpoll also means transmit and poll can run in hard-interrupt context
 //! (a `printk` in an interrupt handler): every lock they take is taken with interrupts disabled
-//! by everyone (`SpinLockIrq`), or is one netpoll never takes (`rx`: netpoll polls with a
-//! budget of 0, which does no receive work).
+//! by everyone (`SpinLockIrq`).
 //!
 //! - The address list (the net_device's): held by the core around `set_rx_mode`, taken with
 //!   `lock_addrs` by `open` and the service task to rebuild the receive filter. First in order.
@@ -322,14 +321,12 @@
 //!   (`spin_lock_irqsave`, as e100.c's `cb_lock`). Completed transmit buffers are freed after
 //!   it is dropped; what an error path drops under it goes the any-context way
 //!   (`dev_kfree_skb_any`).
-//! - `rx`: the RFA. Only poll uses it while the interface is up (not netpoll's poll, whose
-//!   budget of 0 means transmit completion only); `open`/`stop` while NAPI is disabled.
-//!   What keeps the RFA (and an RU restart address poll hands to its transmit clean) valid
-//!   while poll runs is NAPI: `stop` and the other paths that free the RFA disable NAPI
-//!   first. Poll holds `rx` through its transmit clean all the same, and drops it before it
-//!   ends (nothing contends for it then). Order:
-//!   `rx` before `cu` (poll cleans the CB ring and restarts the RU with `rx` held, and a
-//!   transmit from inside GRO takes `cu` while `rx` is held).
+//! - The RFA ([`Rfa`]) is not under a lock: it is the NAPI poll's state
+//!   (`Operations::PollState`), which the abstraction hands, as `&mut`, to the poll while NAPI
+//!   runs (one poll at a time), and to `open`, `stop` and the resets (`with_napi_disabled`,
+//!   or `with_napi_idle` while down) while NAPI is disabled. e100.c relies on the same: its
+//!   RFA has no lock either. (Until 2026-12-05 it had a spinlock, which no one contended;
+//!   taking it out saved about 13 instructions a received frame.)
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
 //!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
 //!   context; held across PHY accesses that sleep). Taken before the address list and `cu`
@@ -346,7 +343,8 @@
 //! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
 //! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs
 //! the unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
-//! (`with_napi_disabled`), after which it comes back; the buffer a transmit returns as busy
+//! (`with_napi_disabled`), after which it comes back, and the RFA is reachable only from the
+//! poll or from such a closure (or `open`/`stop`); the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
 //! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
@@ -356,10 +354,11 @@
 //! table.
 //!
 //! e100.c lists races it lives with. "Several entry points race with dev->close": here the rings
-//! are `Option`s inside the locks, emptied by `stop`, so a late caller (rx-mode update, ethtool,
-//! the service task) finds nothing to touch; the abstraction frees the IRQ, disables NAPI and
-//! cancels the service task around `stop` and waits for each. "tx-no-resources/stop Q races with
-//! tx clean/wake Q": ring space, the stop and the wake are decided under the same lock.
+//! are `Option`s (the CB ring inside `cu`, the RFA the poll's), emptied by `stop`, so a late
+//! caller (rx-mode update, ethtool, the service task) finds nothing to touch; the abstraction
+//! frees the IRQ, disables NAPI and cancels the service task around `stop` and waits for each.
+//! "tx-no-resources/stop Q races with tx clean/wake Q": ring space, the stop and the wake are
+//! decided under the same lock.
 
 // `pin_init!` expands a few levels per field of `Nic` (it has over 40).
 #![recursion_limit = "512"]

@@ -47,11 +47,13 @@ fn queue<'a>(dev: &Device, slots: &mut TxSlots, i: usize, skb: TxSkb<'a>) -> TxO
 
 #[vtable]
 impl Operations for Nic {
-    fn open(&self, _dev: &Device) -> Result {
+    type PollState = ();
+
+    fn open(&self, _dev: &Device, _state: &mut ()) -> Result {
         Ok(())
     }
 
-    fn stop(&self, _dev: &Device) -> Result {
+    fn stop(&self, _dev: &Device, _state: &mut ()) -> Result {
         Ok(())
     }
 
@@ -67,7 +69,7 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>) -> PollDone<'a> {
+    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>, _state: &mut ()) -> PollDone<'a> {
         poll.done(0, || {})
     }
 }
@@ -120,7 +122,8 @@ pub fn head(m: &mut RxMapping) -> Option<u16> {
 #[allow(dead_code)]
 fn quiesce(dev: &Device) {
     if let Some(rtnl) = rtnl_try_lock() {
-        let _ = dev.with_napi_disabled(&rtnl, || ());
+        let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |_| ());
+        let _ = dev.with_napi_idle::<Nic, _>(&rtnl, |state| *state = ());
     }
     let addrs = dev.lock_addrs();
     let _ = addrs.mc_count();

@@ -32,11 +32,13 @@ struct Nic;
 
 #[vtable]
 impl Operations for Nic {
-    fn open(&self, _dev: &Device) -> Result {
+    type PollState = ();
+
+    fn open(&self, _dev: &Device, _state: &mut ()) -> Result {
         Ok(())
     }
 
-    fn stop(&self, _dev: &Device) -> Result {
+    fn stop(&self, _dev: &Device, _state: &mut ()) -> Result {
         Ok(())
     }
 
@@ -52,7 +54,7 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>) -> PollDone<'a> {
+    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>, _state: &mut ()) -> PollDone<'a> {
         poll.done(0, || {})
     }
 }

@@ -22,10 +22,10 @@ impl kernel::Module for M {
     }
 }
 
-use kernel::net::dev::{Device, Rtnl};
+use kernel::net::dev::{Device, Operations, Rtnl};
 
 #[allow(dead_code)]
-fn quiesce(dev: &Device) {
+fn quiesce<T: Operations>(dev: &Device) {
     let fake = Rtnl(core::marker::PhantomData);
-    let _ = dev.with_napi_disabled(&fake, || ());
+    let _ = dev.with_napi_disabled::<T, _>(&fake, |_| ());
 }

@@ -57,12 +57,12 @@ use crate::str::CStr;
 use crate::sync::Arc;
 use crate::types::Opaque;
 use crate::{bindings, macros::vtable};
+use core::any::TypeId;
 use core::cell::UnsafeCell;
 use core::ffi::{c_int, c_void};
 use core::marker::PhantomData;
 use core::pin::Pin;
 use core::ptr::NonNull;
-use core::any::TypeId;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// An Ethernet hardware address.
@@ -500,6 +500,30 @@ impl Device {
     /// interrupt came while it was off is not lost. `None` (and `f` not run) if the interface
     /// is not up (NAPI is not enabled: down, or inside `open` or `stop`), NAPI is already
     /// disabled this way (by an enclosing call), or `dev` is not a `Registration<T>`'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::net::dev::{Device, Operations, Rtnl};
+    ///
+    /// /// Gives `dev` a fresh receive ring (here a vector stands for it) with no poll running,
+    /// /// whether the interface is up (NAPI disabled meanwhile, then enabled and scheduled) or
+    /// /// down. `false` if the ring is lent already (inside `open` or `stop`).
+    /// fn renew<T>(dev: &Device, rtnl: &Rtnl, len: usize) -> bool
+    /// where
+    ///     T: Operations<PollState = KVec<u8>>,
+    /// {
+    ///     let fresh = |ring: &mut KVec<u8>| {
+    ///         *ring = KVec::new();
+    ///         ring.extend_with(len, 0, GFP_KERNEL).is_ok()
+    ///     };
+    ///     dev.with_napi_disabled::<T, _>(rtnl, fresh)
+    ///         .or_else(|| dev.with_napi_idle::<T, _>(rtnl, fresh))
+    ///         .unwrap_or(false)
+    /// }
+    /// ```
+    ///
+    /// (Compile-checked: a doctest has no device.)
     pub fn with_napi_disabled<T: Operations, R>(
         &self,
         _rtnl: &Rtnl,
@@ -869,8 +893,7 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// [`Poll::done`], which completes NAPI when that is less than the budget and re-arms the
     /// device's interrupt as the driver asks (softirq context; netpoll's poll, budget 0, from
     /// any context).
-    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>, state: &mut Self::PollState)
-        -> PollDone<'a>;
+    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>, state: &mut Self::PollState) -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
     /// waited for) after `stop`, and disabled before the device is freed.

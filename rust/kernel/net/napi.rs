@@ -16,7 +16,9 @@
 //! it twice, and the re-arming passed to `done` runs only once NAPI has completed. Disabling
 //! NAPI outside open and stop (for a reset) takes an RTNL proof and lasts for one closure
 //! ([`Device::with_napi_disabled`](super::dev::Device::with_napi_disabled)), so it is always
-//! undone.
+//! undone. What the poll owns (a receive ring) is the driver's
+//! [`Operations::PollState`](super::dev::Operations::PollState): the poll gets it as `&mut`,
+//! and so do open, stop and that closure, each while NAPI is disabled, so it needs no lock.
 //!
 //! # Compared with upstream
 //!
