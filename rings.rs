@@ -486,7 +486,7 @@ impl Reclaimed {
 
     /// Frees the buffers, the NAPI way.
     #[inline(always)]
-    pub(crate) fn free(&mut self, poll: &Poll<'_>) {
+    pub(crate) fn free<S>(&mut self, poll: &Poll<'_, S>) {
         self.0.drain(|skb| poll.consume(skb));
     }
 }

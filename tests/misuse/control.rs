@@ -69,8 +69,15 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>, _state: &mut ()) -> PollDone<'a> {
-        poll.done(0, || {})
+    fn poll<'a>(&self, _dev: &Device, mut poll: Poll<'a, ()>) -> PollDone<'a> {
+        let work = match poll.receiver_and_state() {
+            Some((rx, state)) => {
+                *state = ();
+                rx.budget().min(1) - 1
+            }
+            None => 0,
+        };
+        poll.done(work, || {})
     }
 }
 

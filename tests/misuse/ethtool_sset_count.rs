@@ -54,7 +54,7 @@ impl Operations for Nic {
         let _ = n;
     }
 
-    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>, _state: &mut ()) -> PollDone<'a> {
+    fn poll<'a>(&self, _dev: &Device, poll: Poll<'a>) -> PollDone<'a> {
         poll.done(0, || {})
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Keeping the poll state past the closure that lends it (NAPI is enabled again after it, and
-//! the poll owns the state then): the borrow cannot leave the closure.
+//! the poll owns the state then), with NAPI disabled or with the interface down: the borrow
+//! cannot leave either closure.
 //!
 //! expect-error: E0521
 //! expect-message: borrowed data escapes outside of closure
@@ -28,4 +29,15 @@ use kernel::net::dev::{Device, Operations, Rtnl};
 #[allow(dead_code)]
 fn keep<'a, T: Operations>(dev: &Device, rtnl: &Rtnl, kept: &mut Option<&'a mut T::PollState>) {
     let _ = dev.with_napi_disabled::<T, _>(rtnl, |state| *kept = Some(state));
+}
+
+/// The same while the interface is down: once the closure returns, `open` may hand the state
+/// to the poll.
+#[allow(dead_code)]
+fn keep_idle<'a, T: Operations>(
+    dev: &Device,
+    rtnl: &Rtnl,
+    kept: &mut Option<&'a mut T::PollState>,
+) {
+    let _ = dev.with_napi_idle::<T, _>(rtnl, |state| *kept = Some(state));
 }

@@ -29,10 +29,11 @@
 //! - disabling NAPI for a reset needs an [`RtnlGuard`] and lasts for one closure
 //!   ([`Device::with_napi_disabled`]), so it is always undone;
 //! - what only the poll may touch while NAPI runs (a receive ring) is the driver's
-//!   [`Operations::PollState`], kept by the registration: the poll gets it as `&mut`, and so do
-//!   `open`, `stop` and the closures of [`Device::with_napi_disabled`] and
-//!   [`Device::with_napi_idle`], each while NAPI is disabled. No lock: NAPI runs one poll of a
-//!   context at a time, and disabling it waits for the running one.
+//!   [`Operations::PollState`], kept by the registration: a poll with a budget borrows it from
+//!   its [`Poll`] until [`Poll::done`] completes NAPI, and `open`, `stop` and the closures of
+//!   [`Device::with_napi_disabled`] and [`Device::with_napi_idle`] get it while NAPI is
+//!   disabled. No lock: such a poll runs only as the owner of NAPI's scheduled bit, and
+//!   disabling NAPI takes that bit, waiting for the running poll.
 //!
 //! # Compared with upstream
 //!
@@ -732,8 +733,9 @@ const NAPI_HELD: u8 = 2;
 /// `dev` is the device; `data` is an `Arc<T>` leaked with [`Arc::into_raw`], reclaimed only after
 /// the device is unregistered; `irq` is touched only with RTNL held (open, stop) or with the
 /// device exclusively owned (registration failure, drop); `irq_line` came from an [`IrqRequest`]
-/// for the parent and never changes; `poll_state` is reached only by the poll while NAPI is
-/// enabled and, while it is disabled, by the one holder `napi_state` says it is lent to.
+/// for the parent and never changes; `poll_state` is reached, while NAPI is enabled, only by a
+/// poll with a budget until it calls [`Poll::done`] (see [`Poll`]'s invariant) and, while NAPI
+/// is disabled, only by the one holder `napi_state` says it is lent to.
 #[repr(C)]
 struct Priv<T: Operations> {
     header: PrivHeader,
@@ -822,11 +824,14 @@ pub enum TxOutcome<'a> {
 #[vtable]
 pub trait Operations: Send + Sync + Sized + 'static {
     /// What the NAPI poll owns while NAPI runs (typically the receive ring), made with
-    /// `Default` at registration and dropped with the device. The poll gets it as `&mut`;
-    /// while NAPI is disabled so do `open` and `stop`, and the closures of
+    /// `Default` at registration and dropped with the device. A poll with a budget borrows it
+    /// from its [`Poll`] ([`Poll::receiver_and_state`]) until [`Poll::done`]; while NAPI is
+    /// disabled, `open` and `stop` get it as `&mut`, and so do the closures of
     /// [`Device::with_napi_disabled`] (a reset while up) and [`Device::with_napi_idle`]
-    /// (while down). NAPI runs one poll of a context at a time and disabling it waits for the
-    /// running one, so no lock is needed (none would be contended).
+    /// (while down). A poll with a budget runs only as the owner of NAPI's scheduled bit,
+    /// which it gives up in `done`, and disabling NAPI takes that bit (waiting for the running
+    /// poll), so no lock is needed (none would be contended). netpoll's poll (budget 0) never
+    /// gets it.
     type PollState: Default + Send;
 
     /// Brings the interface up (`ip link set up`), with NAPI disabled: it is enabled, and
@@ -893,7 +898,7 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// [`Poll::done`], which completes NAPI when that is less than the budget and re-arms the
     /// device's interrupt as the driver asks (softirq context; netpoll's poll, budget 0, from
     /// any context).
-    fn poll<'a>(&self, dev: &Device, poll: Poll<'a>, state: &mut Self::PollState) -> PollDone<'a>;
+    fn poll<'a>(&self, dev: &Device, poll: Poll<'a, Self::PollState>) -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
     /// waited for) after `stop`, and disabled before the device is freed.
@@ -1143,14 +1148,27 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let dev = unsafe { (*napi).dev };
         // SAFETY: see above.
         let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
-        // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`.
-        let poll = unsafe { Poll::new(napi, budget) };
-        // SAFETY: NAPI runs one poll of a context at a time (the scheduled bit, and netpoll's
-        // `poll_owner`), and only while it is enabled; every other holder of the state has it
-        // while NAPI is disabled, which waits for a running poll (type invariant of `Priv`).
-        let state = unsafe { &mut *(*priv_of::<T>(dev)).poll_state.get() };
+        // Only the address: the `Poll` lends the state, with a budget, until `done`. Reached
+        // from `napi`, the start of our `Priv<T>` (its header's first field), not from `dev`:
+        // the receive loop then addresses the state off the pointer its `Receiver` holds.
+        const {
+            assert!(core::mem::offset_of!(Priv<T>, header) == 0);
+            assert!(core::mem::offset_of!(PrivHeader, napi) == 0);
+        }
+        // SAFETY: `napi` is the `napi` field of the header at the start of our `Priv<T>`
+        // (checked above: both at offset 0); only an address is computed, no reference made.
+        let state = unsafe {
+            UnsafeCell::raw_get(core::ptr::addr_of!((*napi.cast::<Priv<T>>()).poll_state))
+        };
+        // SAFETY: this is `napi`'s poll callback, running for the lifetime of `poll`. With a
+        // budget, this call owns NAPI's scheduled bit (only its owner polls with one) until
+        // `napi_complete_done()` in `Poll::done`, so no other poll with a budget runs; every
+        // other holder of the state has it while NAPI is disabled, which holds that bit (type
+        // invariant of `Priv`). netpoll's poll (budget 0) may not be serialised with ours:
+        // `Poll` gives it no state.
+        let poll = unsafe { Poll::new(napi, budget, state) };
         // `done` completed NAPI if the poll did less than its budget (the only way to end it).
-        t.poll(d, poll, state).work()
+        t.poll(d, poll).work()
     }
 
     /// The C callback; see the function-pointer field it is installed in.

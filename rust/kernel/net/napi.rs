@@ -17,8 +17,10 @@
 //! NAPI outside open and stop (for a reset) takes an RTNL proof and lasts for one closure
 //! ([`Device::with_napi_disabled`](super::dev::Device::with_napi_disabled)), so it is always
 //! undone. What the poll owns (a receive ring) is the driver's
-//! [`Operations::PollState`](super::dev::Operations::PollState): the poll gets it as `&mut`,
-//! and so do open, stop and that closure, each while NAPI is disabled, so it needs no lock.
+//! [`Operations::PollState`](super::dev::Operations::PollState): a poll with a budget borrows
+//! it from its `Poll` ([`Poll::receiver_and_state`]) until `done`, and open, stop and the
+//! closures of `with_napi_disabled` and `with_napi_idle` get it while NAPI is disabled, so it
+//! needs no lock; netpoll's poll (budget 0) never gets it.
 //!
 //! # Compared with upstream
 //!
@@ -64,10 +66,18 @@ use core::marker::PhantomData;
 /// `napi` is the NAPI context whose poll callback is running, and the value lives no longer
 /// than that call (it is only made by the callback adapter, one a call, and handed to the
 /// driver, which gives it up to [`Poll::done`]). `'a` is that call's: no other call's `Poll`
-/// or [`PollDone`] has it.
-pub struct Poll<'a> {
+/// or [`PollDone`] has it. `state` is the device's poll state
+/// ([`Operations::PollState`](super::dev::Operations::PollState)), valid for the call, and
+/// this poll's alone for as long as the value lives if `budget` is not 0: a poll with a
+/// budget runs only as the owner of NAPI's scheduled bit (`net_rx_action`, the NAPI thread,
+/// busy polling), which `napi_complete_done()` in [`Poll::done`] gives up, and every other
+/// holder of the state has NAPI disabled, which holds that bit. (netpoll's poll, budget 0, is
+/// not serialised with the others while netpoll is being set up or torn down: it never gets
+/// the state.)
+pub struct Poll<'a, S = ()> {
     napi: *mut bindings::napi_struct,
     budget: i32,
+    state: *mut S,
     _p: PhantomData<Invariant<'a>>,
 }
 
@@ -94,20 +104,37 @@ impl PollDone<'_> {
     }
 }
 
-impl<'a> Poll<'a> {
-    /// The poll of `napi` with `budget`.
+impl<'a, S> Poll<'a, S> {
+    /// The poll of `napi` with `budget`, and the poll state `state`.
     ///
     /// # Safety
     ///
-    /// `napi` must be a NAPI context whose poll callback is running for `'a`.
+    /// `napi` must be a NAPI context whose poll callback is running for `'a`; `state` must be
+    /// its device's poll state, which no one but this poll uses for `'a` if `budget` is not 0
+    /// (see the type invariant).
     #[inline]
-    pub(crate) unsafe fn new(napi: *mut bindings::napi_struct, budget: i32) -> Self {
+    pub(crate) unsafe fn new(napi: *mut bindings::napi_struct, budget: i32, state: *mut S) -> Self {
         // INVARIANT: the caller's guarantee.
         Self {
             napi,
             budget,
+            state,
             _p: PhantomData,
         }
+    }
+
+    /// What receives in this poll and the poll state
+    /// ([`Operations::PollState`](super::dev::Operations::PollState), typically the receive
+    /// ring), both borrowed from the poll, so both are gone before [`Poll::done`] lets another
+    /// poll start. `None` for netpoll's poll (budget 0), which gets neither.
+    #[inline]
+    pub fn receiver_and_state(&mut self) -> Option<(Receiver<'_>, &mut S)> {
+        let rx = self.receiver()?;
+        let state = self.state;
+        // SAFETY: the budget is not 0 (`receiver` said so), so the state is this poll's alone
+        // while it lives (type invariant); the reference lives as long as the poll's mutable
+        // borrow, so it is the only one, and ends before `done` can be called.
+        Some((rx, unsafe { &mut *state }))
     }
 
     /// What receives in this poll: `None` for netpoll's (budget 0), which may not receive (it
@@ -164,6 +191,7 @@ impl<'a> Poll<'a> {
     /// not run; nor with a budget of 0 (netpoll's poll, which has nothing to complete).
     #[inline(always)]
     pub fn done(self, work: usize, rearm: impl FnOnce()) -> PollDone<'a> {
+        // (`self` is taken: a `Receiver` or state borrowed from it has ended.)
         let budget = self.budget.max(0);
         // `work < budget <= i32::MAX` when converted.
         let work = if work < budget as usize {

@@ -983,10 +983,8 @@ impl RxBuf {
         // bytes of tailroom (within `room`, type invariant, checked above): moving the data
         // start and extending the data stay inside it. The device wrote the frame there; it
         // holds at least an Ethernet header (checked above), which `eth_type_trans` pulls; the
-        // device is valid. One helper for the four steps (`skb_reserve`, `__skb_put`,
-        // `eth_type_trans`, reading `pkt_type`): a call each would cost more than the work on
-        // every frame received.
-        let pkt_type = unsafe { bindings::skb_rx_frame(skb.raw(), offset, len, dev) };
+        // device is valid.
+        let pkt_type = unsafe { rx_frame(skb.raw(), offset, len, dev) };
         let group = matches!(pkt_type, PACKET_BROADCAST | PACKET_MULTICAST);
         // INVARIANT: `eth_type_trans` just ran on the received frame; ownership passes on.
         Ok((RxFrame(skb.into_raw()), group))
@@ -997,6 +995,47 @@ impl RxBuf {
     pub fn into_skb(self) -> SkBuff {
         // INVARIANT: its data is initialised (this type's invariant).
         self.skb
+    }
+}
+
+/// Makes the frame of `len` bytes at `offset` in the empty, linear buffer `skb` its data and
+/// sets it up for `dev`'s stack: C's `skb_reserve()`, `__skb_put()` and `eth_type_trans()`;
+/// returns its `pkt_type`. On 64-bit kernels, where `tail` is an offset, the first two (three
+/// field updates) are made here and `eth_type_trans` is called directly: the C helper that
+/// does the four steps (kept for 32-bit kernels) measured 19 instructions a received frame, and
+/// e100_rs's receive count fell by 14 a frame without it (2026-12-05).
+///
+/// # Safety
+///
+/// `skb` must be a valid, empty, linear buffer the caller owns, with at least `offset + len`
+/// bytes from its data start to its end, of which the `len` from `offset` hold a frame of at
+/// least an Ethernet header; `dev` must point to a valid `net_device`.
+#[inline(always)]
+unsafe fn rx_frame(
+    skb: *mut bindings::sk_buff,
+    offset: u32,
+    len: u32,
+    dev: *mut bindings::net_device,
+) -> u8 {
+    #[cfg(CONFIG_64BIT)]
+    // SAFETY: by the caller's guarantees: moving `data` and `tail` by `offset` and `tail` by
+    // `len` stays within the buffer (`tail` is an offset from `head` on 64-bit kernels, and
+    // `data == head + tail` for an empty buffer); `len` was 0. `eth_type_trans` then pulls the
+    // Ethernet header the frame holds; the header fields it sets are read and written as C's
+    // `skb->protocol = eth_type_trans(...)` and `skb->pkt_type` do.
+    unsafe {
+        (*skb).data = (*skb).data.add(offset as usize);
+        (*skb).tail += offset + len;
+        (*skb).len = len;
+        let protocol = bindings::eth_type_trans(skb, dev);
+        let h = (*skb).__bindgen_anon_4.__bindgen_anon_1.as_mut();
+        h.protocol = protocol;
+        h.pkt_type()
+    }
+    #[cfg(not(CONFIG_64BIT))]
+    // SAFETY: the caller's guarantees are the helper's.
+    unsafe {
+        bindings::skb_rx_frame(skb, offset, len, dev)
     }
 }
 
