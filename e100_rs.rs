@@ -46,8 +46,9 @@
 //! The per-device state, [`Nic`], belongs to the net_device registration, which the PCI driver
 //! data holds inside a [`Devres`] of the PCI device: dropped at remove, or at the latest when
 //! the device is unbound. The registration owns the interrupt line, the NAPI context and the
-//! service work item: it requests the (shared) IRQ, named after the interface, and enables NAPI
-//! before calling our `open`, and after our `stop` it frees the IRQ and cancels the service
+//! service work item: it requests the (shared) IRQ, named after the interface, before calling
+//! our `open` and enables NAPI after it (scheduling one poll, which unmasks the interrupt), and
+//! it disables NAPI before our `stop` and afterwards frees the IRQ and cancels the service
 //! work, waiting for each. Remove drops the registration: the core closes the interface,
 //! nothing runs any more, then the state and, last, the BAR go.
 //!
@@ -326,7 +327,7 @@
 //!   `Poll::done` (such a poll owns NAPI's scheduled bit until then; netpoll's, budget 0,
 //!   never gets it), and which `open`, `stop` and the resets (`with_napi_disabled`, or
 //!   `with_napi_idle` while down) get while NAPI is disabled. e100.c relies on the same: its
-//!   RFA has no lock either. (Until 2026-12-05 it had a spinlock, which no one contended.)
+//!   RFA has no lock either.
 //! - `link`: the link configuration, last state and diagnosis (a mutex: ethtool under RTNL,
 //!   the service task, and the PM callbacks under RTNL to set `suspended`, all process
 //!   context; held across PHY accesses that sleep). Taken before the address list and `cu`
@@ -344,7 +345,8 @@
 //! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs
 //! the unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
 //! (`with_napi_disabled`), after which it comes back, and the RFA is reachable only from the
-//! poll or from such a closure (or `open`/`stop`); the buffer a transmit returns as busy
+//! poll (until `Poll::done`), from such a closure or `with_napi_idle`'s while down, or from
+//! `open`/`stop`; the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
 //! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
 //! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
@@ -2308,6 +2310,8 @@ impl net::dev::Operations for Nic {
             // measured again on 2026-12-04 night by taking it out, 397.6 to 401.4 in all.)
             self.irq_cause.fetch_or(CAUSE_RX_MORE, Ordering::Relaxed);
         }
+        // `restart` is the bus address of an RFD of the ring whose borrow ended above: still
+        // mapped, since the ring is freed only with NAPI disabled, after this poll returns.
         if tx_due || restart.is_some() {
             let mut freed = rings::Reclaimed::new();
             let sent = self.reclaim(dev, io, &poll, &mut freed, restart);

@@ -125,7 +125,8 @@ void rust_helper_local_bh_enable(void)
  * A received frame's buffer made ready for the stack: the frame starts @offset bytes into the
  * empty buffer and is @len bytes long (skb_reserve(), __skb_put()); eth_type_trans() sets its
  * protocol and pulls the Ethernet header. Returns the pkt_type eth_type_trans() chose. One
- * helper for what C inlines around a receive, so Rust pays one call a frame, not four. The
+ * helper for what C inlines around a receive; used on 32-bit kernels (on 64-bit ones, where
+ * tail is an offset, Rust makes the field updates itself and calls eth_type_trans()). The
  * caller has checked that @offset + @len bytes fit in the buffer's room: __skb_put(), without
  * skb_put()'s call and its check of the same.
  */

@@ -16,7 +16,8 @@
 //!
 //! The registration owns what C drivers juggle by hand around `open` and `stop`: the
 //! interrupt line (requested, named after the interface, just before `open`; freed just after
-//! `stop`), the NAPI context (enabled before `open`, disabled before `stop`; a poll ends with
+//! `stop`), the NAPI context (enabled and scheduled once after `open` succeeds, disabled before
+//! `stop`; a poll ends with
 //! [`Poll::done`](super::napi::Poll::done), which completes it when the poll did less than its
 //! budget) and a service work item (cancelled after `stop`). Rules that C states in comments
 //! are types here:
@@ -706,11 +707,13 @@ macro_rules! netdev_info {
 /// # Invariants
 ///
 /// `napi` is added to the device (until it is freed); `work` is initialised; `napi_state` is
-/// [`NAPI_ON`] exactly while NAPI is enabled (from the end of a successful `open` to the start
-/// of `stop`), [`NAPI_HELD`] while NAPI is disabled and the poll state lent out (to `open`,
-/// `stop`, or a closure of [`Device::with_napi_disabled`] or [`Device::with_napi_idle`]), and
-/// [`NAPI_OFF`] otherwise; it is changed only under RTNL. `owner` is the [`TypeId`] of the `T`
-/// whose `Registration<T>` made the device (the private area is a `Priv<T>`).
+/// changed only under RTNL and, as seen by any RTNL holder, is [`NAPI_ON`] exactly while NAPI
+/// is enabled (from the end of a successful `open` to the start of `stop`), [`NAPI_HELD`]
+/// while NAPI is disabled and the poll state lent out (to `open`, `stop`, or a closure of
+/// [`Device::with_napi_disabled`] or [`Device::with_napi_idle`]), and [`NAPI_OFF`] otherwise
+/// (the holder that changes it does so right after `napi_disable` or `napi_enable`). `owner` is
+/// the [`TypeId`] of the `T` whose `Registration<T>` made the device (the private area is a
+/// `Priv<T>`).
 #[repr(C)]
 struct PrivHeader {
     napi: bindings::napi_struct,

@@ -1028,9 +1028,12 @@ unsafe fn rx_frame(
         (*skb).tail += offset + len;
         (*skb).len = len;
         let protocol = bindings::eth_type_trans(skb, dev);
-        let h = (*skb).__bindgen_anon_4.__bindgen_anon_1.as_mut();
-        h.protocol = protocol;
-        h.pkt_type()
+        // The headers group through a raw pointer (bindgen's union-field accessors would make
+        // a reference wider than the field they borrow).
+        let h = core::ptr::addr_of_mut!((*skb).__bindgen_anon_4)
+            .cast::<bindings::sk_buff__bindgen_ty_4__bindgen_ty_1>();
+        (*h).protocol = protocol;
+        (*h).pkt_type()
     }
     #[cfg(not(CONFIG_64BIT))]
     // SAFETY: the caller's guarantees are the helper's.
