@@ -1025,7 +1025,9 @@ unsafe fn rx_frame(
     // `skb->protocol = eth_type_trans(...)` and `skb->pkt_type` do.
     unsafe {
         (*skb).data = (*skb).data.add(offset as usize);
-        (*skb).tail += offset + len;
+        // No overflow: `offset + len` is within the buffer (C's unsigned arithmetic, without a
+        // check that could panic).
+        (*skb).tail = (*skb).tail.wrapping_add(offset.wrapping_add(len));
         (*skb).len = len;
         let protocol = bindings::eth_type_trans(skb, dev);
         // The headers group through a raw pointer (bindgen's union-field accessors would make
