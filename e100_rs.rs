@@ -157,18 +157,18 @@
 //! Measured on one-way UDP, one frame per interrupt: 75 instructions less per transmitted frame, 77
 //! less per received one (scripts/bench.sh's instruction counts).
 //!
-//! NAPI polls in a kernel thread of its own (`napi/ethN-<id>`) when one CPU is online at probe,
-//! in softirq context otherwise; `/sys/class/net/ethN/threaded` switches it at run time (no
-//! module parameter: that attribute is the kernel's knob for it). On a single CPU, receive
-//! processing in softirq context outruns the application under overload (receive livelock):
-//! frames are received and processed, then dropped at a full socket. Measured on one emulated
-//! CPU (the benchmark's UDP sweep, offered at 4 times the highest lossless rate, 1.4 Gbit/s):
-//! softirq NAPI delivered 142-168 Mbit/s to the application, under half its unloaded peak of
-//! 393-439; the thread 317-566. The scheduler shares the CPU between the thread and the
-//! application, and the frames the driver does not take are dropped by the chip (RNR) at no CPU
-//! cost. The thread costs a wake-up per interrupt (about 3,000 instructions per received frame
-//! under QEMU at low rates), so with more CPUs, where the application runs elsewhere, NAPI
-//! stays in softirq context.
+//! NAPI polls in softirq context, as e100.c's; `/sys/class/net/ethN/threaded` moves it to a
+//! kernel thread of its own (`napi/ethN-<id>`) at run time. Measured on one emulated CPU (the
+//! benchmark, 5 alternating rounds each way, 2026-12-05): in a thread, sending suffers, since
+//! returning ACKs and completed CBs wait for the thread to get the CPU from the sender (TCP
+//! guest to host 0.84 times e100.c's rate, UDP sent at 0.58-0.67 times, one interrupt per
+//! 5,000 frames sent); in softirq context TCP guest to host is level with e100.c (0.99, 95%
+//! interval 0.93-1.07), and a receive flood does not starve the application: offered 2.24
+//! Gbit/s, over 4 times the highest lossless rate, 436-603 Mbit/s still reach it, above the
+//! 487 of its unloaded peak (a long softirq run goes on in ksoftirqd, which the scheduler
+//! shares with the application; frames the driver does not take in time are dropped by the
+//! chip, RNR, at no CPU cost). An earlier version of this driver, at twice today's
+//! instructions per frame, delivered 142-168 Mbit/s there and polled in a thread on one CPU.
 //!
 //! ## Link, duplex and flow control
 //!
@@ -1887,9 +1887,6 @@ impl E100Driver {
                 mtu_range: (68, 1500),
                 irq: Some(pdev.irq_request()?),
                 napi_weight: NAPI_WEIGHT,
-                // A NAPI thread where receive processing would otherwise starve the
-                // application (Theory of Operation); sysfs's `threaded` is the knob.
-                threaded_napi: kernel::cpu::num_online_cpus() == 1,
                 hw_features: net::dev::Features::RXFCS | net::dev::Features::RXALL,
                 // The 82557 cannot receive a frame longer than 1518 bytes (Configure has no
                 // long-frame bit before the 82558), so no VLANs on it, as e100.c says too.

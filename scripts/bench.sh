@@ -29,10 +29,9 @@
 # datagrams of 1400 and 64 bytes each way, N/10 pings, 10 s idle), and scripts/bench/insns.py
 # turns the counts into instructions per packet: in the driver's module, the Rust helpers, the
 # rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed;
-# the two runs show how well they repeat. Both drivers count with NAPI in softirq context
-# (e100test.threaded=0): e100_rs's default on one CPU is a NAPI thread, whose wake-ups (about
-# 3,000 instructions a received frame here) are the scheduler's cost, not the driver's; the
-# wall-clock rounds run each driver's default.
+# the two runs show how well they repeat. Both drivers count with NAPI in softirq context,
+# their default, set all the same (e100test.threaded=0): a NAPI thread's wake-ups (about 3,000
+# instructions a received frame here) are the scheduler's cost, not the driver's.
 #
 # Results go to DIR (default results/bench-DATE in the repo): the command line, the logs, one
 # JSON per count run, summary.md and the charts (PNG).

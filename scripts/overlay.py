@@ -43,7 +43,6 @@ HOOKS = [
         "obj-$(CONFIG_E100_RS) += e100_rs/",
     ]),
     ("rust/kernel/lib.rs", "//", "pub mod workqueue;", [
-        "pub mod cpu;",
         "pub mod delay;",
         "pub mod dev_printk;",
         "pub mod devres;",

@@ -152,6 +152,36 @@ reply=$(nc "$HOST" "$SINK_PORT" </tmp/up.bin)
 rm -f /tmp/up.bin
 if [ "$reply" = "$mine $N" ]; then pass bulk-64MiB-guest-to-host "sha256 $mine"; else fail bulk-64MiB-guest-to-host "guest sha $mine, host got '$reply'"; fi
 
+# NAPI in a kernel thread (sysfs threaded=1, which users switch at run time; both drivers
+# poll in softirq context by default): 16 MiB each way, checked end to end, must pass through
+# polls that run in the thread (its context switches rise), then softirq context again, ping.
+begin napi-threaded-bulk-both-ways
+N=$((16 * 1024 * 1024))
+echo 1 >"/sys/class/net/$ifc/threaded"
+tpid=$(grep -l "^napi/$ifc-" /proc/[0-9]*/comm 2>/dev/null | head -1 | cut -d/ -f3)
+csw() { awk '/ctxt_switches/ {s += $2} END {print s + 0}' "/proc/$tpid/status" 2>/dev/null; }
+c0=$(csw)
+got=$(wget -q -O - "http://$HOST:$HTTP_PORT/blob/$N" | sha256sum | cut -d' ' -f1)
+sent=$(wget -q -O - "http://$HOST:$HTTP_PORT/sha/last")
+dd if=/dev/urandom of=/tmp/up.bin bs=1M count=16 2>/dev/null
+mine=$(sha256sum /tmp/up.bin | cut -d' ' -f1)
+reply=$(nc "$HOST" "$SINK_PORT" </tmp/up.bin)
+rm -f /tmp/up.bin
+c1=$(csw)
+echo 0 >"/sys/class/net/$ifc/threaded"
+thr=$(cat "/sys/class/net/$ifc/threaded")
+if [ -z "$tpid" ]; then
+	fail napi-threaded-bulk-both-ways "threaded=1 made no napi/$ifc-* thread"
+elif [ -z "$got" ] || [ "$got" != "$sent" ] || [ "$reply" != "$mine $N" ]; then
+	fail napi-threaded-bulk-both-ways "in: sha $got, host sent $sent; out: guest $mine, host got '$reply'"
+elif [ "$((c1 - c0))" -lt 100 ]; then
+	fail napi-threaded-bulk-both-ways "the NAPI thread switched context $((c1 - c0)) times over 32 MiB"
+elif [ "$thr" != 0 ] || ! ping -c 3 -W 2 "$HOST" >/dev/null 2>&1; then
+	fail napi-threaded-bulk-both-ways "back to softirq: threaded=$thr, or no ping"
+else
+	pass napi-threaded-bulk-both-ways "16 MiB each way intact, NAPI thread $tpid: $((c1 - c0)) context switches; softirq again, ping"
+fi
+
 # Receive-mode changes while receiving: every toggle makes the driver reconfigure the receive
 # filter under load; the transfer must keep its pace and the flags must end cleared. (That
 # the filter really changes is the pair suite's business: frames to foreign addresses and

@@ -946,10 +946,6 @@ pub struct Config<'a> {
     pub hw_features: Features,
     /// Features that are always on and cannot be switched ([`Features::VLAN_CHALLENGED`]).
     pub fixed_features: Features,
-    /// NAPI polls in a kernel thread of its own (`napi/<interface>-<id>`, scheduled like any
-    /// task) rather than in softirq context; `/sys/class/net/<interface>/threaded` switches it
-    /// later. If the thread cannot be made, NAPI stays in softirq context.
-    pub threaded_napi: bool,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -1073,24 +1069,6 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 drop(Arc::from_raw(leaked));
             }
             return Err(e);
-        }
-        if cfg.threaded_napi {
-            // After registration, so the thread is named after the interface. Under RTNL, as
-            // the sysfs attribute that switches it is (probe: process context, no lock held).
-            let rtnl = rtnl_lock();
-            // SAFETY: `raw` is registered and ours until `drop`; RTNL is held.
-            let err = unsafe { bindings::dev_set_threaded(raw, true) };
-            drop(rtnl);
-            if err != 0 {
-                // The device works in softirq mode, as `dev_set_threaded` left it.
-                // SAFETY: registered and valid until `drop`.
-                let d = unsafe { Device::from_raw(raw) };
-                crate::netdev_warn!(
-                    d,
-                    "no NAPI thread ({}): NAPI polls in softirq context\n",
-                    err
-                );
-            }
         }
         // INVARIANT: allocated, set up and registered above; handed out only inside a
         // `ClassDevres` of `parent` (if that fails, the registration is dropped: unregistered).
