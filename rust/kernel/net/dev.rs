@@ -496,6 +496,21 @@ impl Device {
         Some(unsafe { (*priv_of::<T>(self.as_raw())).poll_state.get() })
     }
 
+    /// The lenders' common start: the driver's [`Operations::PollState`] and the word that says
+    /// who has NAPI, if the device is a `Registration<T>`'s and the word is `expect`. The word
+    /// changes only under RTNL (the proof), so what is read stays true until the caller
+    /// changes it.
+    fn napi_state_if<T: Operations>(
+        &self,
+        _rtnl: &Rtnl,
+        expect: u8,
+    ) -> Option<(*mut T::PollState, &AtomicU8)> {
+        let state = self.poll_state::<T>()?;
+        // SAFETY: the header is valid (type invariant).
+        let napi = unsafe { &(*self.header()).napi_state };
+        (napi.load(Ordering::Relaxed) == expect).then_some((state, napi))
+    }
+
     /// Runs `f` with NAPI disabled (a running poll is waited for) and the driver's
     /// [`Operations::PollState`], which the poll owns otherwise: for a reset under RTNL while
     /// the interface is up. NAPI is enabled again afterwards and scheduled once, so work whose
@@ -528,17 +543,11 @@ impl Device {
     /// (Compile-checked: a doctest has no device.)
     pub fn with_napi_disabled<T: Operations, R>(
         &self,
-        _rtnl: &Rtnl,
+        rtnl: &Rtnl,
         f: impl FnOnce(&mut T::PollState) -> R,
     ) -> Option<R> {
-        let state = self.poll_state::<T>()?;
+        let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_ON)?;
         let h = self.header();
-        // SAFETY: the header is valid (type invariant).
-        let napi = unsafe { &(*h).napi_state };
-        // Changed only under RTNL, which we hold (the proof): no one else changes it meanwhile.
-        if napi.load(Ordering::Relaxed) != NAPI_ON {
-            return None;
-        }
         // SAFETY: `NAPI_ON`: `open` enabled NAPI and `stop` has not disabled it, neither can
         // run without RTNL, and no enclosing call disabled it (it would have set `NAPI_HELD`).
         // Waits for a running poll.
@@ -564,17 +573,10 @@ impl Device {
     /// `Registration<T>`'s.
     pub fn with_napi_idle<T: Operations, R>(
         &self,
-        _rtnl: &Rtnl,
+        rtnl: &Rtnl,
         f: impl FnOnce(&mut T::PollState) -> R,
     ) -> Option<R> {
-        let state = self.poll_state::<T>()?;
-        let h = self.header();
-        // SAFETY: the header is valid (type invariant).
-        let napi = unsafe { &(*h).napi_state };
-        // Changed only under RTNL, which we hold (the proof).
-        if napi.load(Ordering::Relaxed) != NAPI_OFF {
-            return None;
-        }
+        let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_OFF)?;
         napi.store(NAPI_HELD, Ordering::Relaxed);
         // SAFETY: `NAPI_OFF`: NAPI is disabled (as added, or by `stop`), so no poll runs; no
         // other holder exists (see `with_napi_disabled`).
