@@ -163,12 +163,12 @@
 //! returning ACKs and completed CBs wait for the thread to get the CPU from the sender (TCP
 //! guest to host 0.84 times e100.c's rate, UDP sent at 0.58-0.67 times, one interrupt per
 //! 5,000 frames sent); in softirq context TCP guest to host is level with e100.c (0.99, 95%
-//! interval 0.93-1.07), and a receive flood does not starve the application: offered 2.24
-//! Gbit/s, over 4 times the highest lossless rate, 436-603 Mbit/s still reach it, above the
-//! 487 of its unloaded peak (a long softirq run goes on in ksoftirqd, which the scheduler
-//! shares with the application; frames the driver does not take in time are dropped by the
-//! chip, RNR, at no CPU cost). An earlier version of this driver, at twice today's
-//! instructions per frame, delivered 142-168 Mbit/s there and polled in a thread on one CPU.
+//! interval 0.93-1.07). Under a receive flood (2.24 Gbit/s of UDP offered; both drivers are
+//! lossless up to 480 Mbit/s, the top of the benchmark's sweep) softirq context delivers about
+//! what the thread does to the application: 545 (436-603) and 642 (599-661) Mbit/s in two
+//! runs, the thread 611 (605-680); e100.c 794 and 848 (medians). An earlier version of this
+//! driver, at twice today's instructions per frame, delivered only 142-168 Mbit/s in softirq
+//! context (1.4 Gbit/s offered), which is why it used to poll in a thread on one CPU.
 //!
 //! ## Link, duplex and flow control
 //!

@@ -183,7 +183,7 @@ only=""
 [ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
 [ "$tcp_only" -eq 0 ] || only=" e100test.bonly=tcp"
 # --napi: both drivers' NAPI in softirq context or in a thread of its own, in every boot of the
-# wall rounds (each driver's default otherwise: e100_rs a thread on one CPU, e100 softirq).
+# wall rounds (each driver's default otherwise: softirq for both).
 napiarg=""
 [ -z "$napi" ] || napiarg=" e100test.threaded=$napi"
 only="$only$napiarg"

@@ -500,11 +500,11 @@ impl Device {
     /// who has NAPI, if the device is a `Registration<T>`'s and the word is `expect`. The word
     /// changes only under RTNL (the proof), so what is read stays true until the caller
     /// changes it.
-    fn napi_state_if<T: Operations>(
-        &self,
-        _rtnl: &Rtnl,
+    fn napi_state_if<'a, T: Operations>(
+        &'a self,
+        _rtnl: &'a Rtnl,
         expect: u8,
-    ) -> Option<(*mut T::PollState, &AtomicU8)> {
+    ) -> Option<(*mut T::PollState, &'a AtomicU8)> {
         let state = self.poll_state::<T>()?;
         // SAFETY: the header is valid (type invariant).
         let napi = unsafe { &(*self.header()).napi_state };
@@ -548,8 +548,9 @@ impl Device {
     ) -> Option<R> {
         let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_ON)?;
         let h = self.header();
-        // SAFETY: `NAPI_ON`: `open` enabled NAPI and `stop` has not disabled it, neither can
-        // run without RTNL, and no enclosing call disabled it (it would have set `NAPI_HELD`).
+        // SAFETY: `NAPI_ON`, read by `napi_state_if` under `rtnl`, held until we return: `open`
+        // enabled NAPI and `stop` has not disabled it, neither can run without RTNL, and no
+        // enclosing call disabled it (it would have set `NAPI_HELD`).
         // Waits for a running poll.
         unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
         napi.store(NAPI_HELD, Ordering::Relaxed);
@@ -578,8 +579,9 @@ impl Device {
     ) -> Option<R> {
         let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_OFF)?;
         napi.store(NAPI_HELD, Ordering::Relaxed);
-        // SAFETY: `NAPI_OFF`: NAPI is disabled (as added, or by `stop`), so no poll runs; no
-        // other holder exists (see `with_napi_disabled`).
+        // SAFETY: `NAPI_OFF`, read by `napi_state_if` under `rtnl`, held until we return: NAPI
+        // is disabled (as added, or by `stop`), so no poll runs; no other holder exists (see
+        // `with_napi_disabled`).
         let r = f(unsafe { &mut *state });
         napi.store(NAPI_OFF, Ordering::Relaxed);
         Some(r)
@@ -825,7 +827,9 @@ pub enum TxOutcome<'a> {
 /// the MII calls in process context under RTNL; `start_xmit` with the TX queue lock held,
 /// softirqs off (or, under netpoll, interrupts off); `set_rx_mode` with the address-list lock
 /// held (atomic); `tx_timeout` from the TX watchdog timer (atomic); `get_stats64` from any
-/// context; `interrupt` in hard-IRQ context; `poll` in softirq context (or netpoll's).
+/// context; `interrupt` in hard-IRQ context; `poll` in softirq context, or in process context
+/// with bottom halves disabled (the NAPI thread, `/sys/class/net/<interface>/threaded`, or busy
+/// polling), or netpoll's.
 #[vtable]
 pub trait Operations: Send + Sync + Sized + 'static {
     /// What the NAPI poll owns while NAPI runs (typically the receive ring), made with
@@ -901,8 +905,9 @@ pub trait Operations: Send + Sync + Sized + 'static {
 
     /// NAPI poll: does at most `poll.budget()` units of receive work and ends the poll with
     /// [`Poll::done`], which completes NAPI when that is less than the budget and re-arms the
-    /// device's interrupt as the driver asks (softirq context; netpoll's poll, budget 0, from
-    /// any context).
+    /// device's interrupt as the driver asks (softirq context, or the NAPI thread or a
+    /// busy-polling socket with bottom halves disabled; netpoll's poll, budget 0, from any
+    /// context).
     fn poll<'a>(&self, dev: &Device, poll: Poll<'a, Self::PollState>) -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
