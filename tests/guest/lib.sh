@@ -51,6 +51,9 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tr '\n' ' ' | cut -c1-300)"; fi
 }
 
+# napi_threads IFC: the PIDs of IFC's NAPI threads (napi/IFC-<id>), space-separated.
+napi_threads() { grep -l "^napi/$1-" /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3 | tr '\n' ' '; }
+
 # napi_mode IFC: both drivers poll NAPI in softirq context, whatever the CPU count (e100_rs
 # once took a thread on one CPU; sending suffered, README's benchmark): sysfs's threaded reads
 # 0 and no NAPI thread exists. One result, "napi-mode", with the CPU count, the sysfs setting
@@ -58,7 +61,7 @@ check() {
 napi_mode() {
 	cpus=$(grep -c '^processor' /proc/cpuinfo)
 	thr=$(cat "/sys/class/net/$1/threaded" 2>/dev/null)
-	kt=$(grep -l "^napi/$1-" /proc/[0-9]*/comm 2>/dev/null | wc -l)
+	kt=$(napi_threads "$1" | wc -w)
 	begin napi-mode
 	if [ "$thr" = 0 ] && [ "$kt" -eq 0 ]; then
 		pass napi-mode "$cpus CPU(s): threaded=$thr, $kt NAPI thread(s)"

@@ -160,11 +160,10 @@ if [ "$reply" = "$mine $N" ]; then pass bulk-64MiB-guest-to-host "sha256 $mine";
 # (one wake-up allowed, for a poll still in flight).
 begin napi-threaded-bulk-both-ways
 N=$((16 * 1024 * 1024))
-napi_threads() { grep -l "^napi/$ifc-" /proc/[0-9]*/comm 2>/dev/null | cut -d/ -f3 | tr '\n' ' '; }
-thr0=$(cat "/sys/class/net/$ifc/threaded") kt0=$(napi_threads)
+thr0=$(cat "/sys/class/net/$ifc/threaded") kt0=$(napi_threads "$ifc")
 echo 1 >"/sys/class/net/$ifc/threaded"
 thr1=$(cat "/sys/class/net/$ifc/threaded")
-tpid=$(napi_threads | cut -d' ' -f1)
+tpid=$(napi_threads "$ifc" | cut -d' ' -f1)
 csw() { awk '/ctxt_switches/ {s += $2} END {print s + 0}' "/proc/$tpid/status" 2>/dev/null; }
 c0=$(csw)
 got=$(wget -q -O - "http://$HOST:$HTTP_PORT/blob/$N" | sha256sum | cut -d' ' -f1)
@@ -183,7 +182,7 @@ c3=$(csw)
 if [ "$thr0" != 0 ] || [ -n "$kt0" ]; then
 	fail napi-threaded-bulk-both-ways "not in softirq context at the start: threaded=$thr0, NAPI threads: '$kt0'"
 elif [ "$thr1" != 1 ] || [ -z "$tpid" ]; then
-	fail napi-threaded-bulk-both-ways "after echo 1: threaded=$thr1, NAPI threads: '$(napi_threads)'"
+	fail napi-threaded-bulk-both-ways "after echo 1: threaded=$thr1, NAPI threads: '$(napi_threads "$ifc")'"
 elif [ -z "$got" ] || [ "$got" != "$sent" ] || [ "$reply" != "$mine $N" ]; then
 	fail napi-threaded-bulk-both-ways "in: sha $got, host sent $sent; out: guest $mine, host got '$reply'"
 elif [ "$((c1 - c0))" -lt 100 ]; then
