@@ -3,7 +3,7 @@
 # kernel built from the same tree without the test kernel's run-time debugging
 # (scripts/kernel-bench.config), separate from the test command.
 #
-#   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only]
+#   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only | --small-only]
 #                    [--napi softirq|thread] [--rounds N] [--runs N] [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
@@ -19,7 +19,8 @@
 #
 # --sweep-only: rounds of the UDP receive sweep and its overload alone (one boot per driver and
 # round, e100test.bonly=sweep), no counts, no timed wire, no guest pair: the overload question
-# in a few minutes. --tcp-only: the same for TCP each way (e100test.bonly=tcp). --napi
+# in a few minutes. --tcp-only: the same for TCP each way (e100test.bonly=tcp); --small-only for
+# small frames (UDP sent at 64 and 1472 bytes, ping, TCP writes of 512 B and 1 KiB). --napi
 # softirq|thread: both drivers' NAPI in that context in the wall rounds (e100test.threaded),
 # to compare the drivers with the NAPI mode out of the picture.
 #
@@ -40,7 +41,7 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 tcp_only=0 napi="" rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 napi="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -48,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--wall-only) wall_only=1; shift ;;
 	--sweep-only) sweep_only=1 wall_only=1; shift ;;
 	--tcp-only) tcp_only=1 wall_only=1; shift ;;
+	--small-only) small_only=1 wall_only=1; shift ;;
 	--napi)
 		case "${2:-}" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
 		shift 2
@@ -67,6 +69,9 @@ echo "$cmdline" >>"$out/command"
 t0=$(date +%s)
 
 "$REPO/scripts/deps.sh" --bench
+# The host's TSC rate, measured once for every guest (scripts/qemu-run.sh, scripts/tsc-khz.c).
+host_tsc_khz >/dev/null
+log "host TSC: ${E100_RS_TSC_KHZ:-no constant rate, each guest calibrates its own} kHz"
 log "kernel (bench: $KSRC)"
 "$REPO/scripts/build-kernel.sh"
 log "module"
@@ -110,15 +115,21 @@ taskset -c 0 python3 "$REPO/scripts/bench/host.py" "$port" >"$out/host.log" 2>&1
 hpid=$!
 trap 'kill $hpid 2>/dev/null || true' EXIT
 
+free_tcp() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # count DRIVER RUN: one instruction-count boot.
 count() {
-	local d=$1 r=$2 base="$out/count-$1-$2"
+	local d=$1 r=$2 base="$out/count-$1-$2" iport
 	log "instruction counts: $d, run $r"
+	iport=$(free_tcp)
+	taskset -c 0 iperf3 -s -B 127.0.0.1 -p "$iport" >"$base.iperf3.log" 2>&1 &
+	local ipid=$!
 	"$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
 		--smp 1 --timeout 900 --log "$base.log" \
 		--qemu-arg -accel --qemu-arg tcg,thread=single \
 		--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts" \
-		--append "e100test.bport=$port e100test.bcount=$packets e100test.threaded=0"
+		--append "e100test.bport=$port e100test.iperf=$iport e100test.bcount=$packets e100test.threaded=0"
+	kill "$ipid" 2>/dev/null || true
+	wait "$ipid" 2>/dev/null || true
 	grep -q '@@BENCH DONE' "$base.log" || die "$d run $r did not finish: $base.log"
 	python3 "$REPO/scripts/bench/insns.py" --counts "$base.counts" --log "$base.log" \
 		--system-map "$out/System.map" --driver "$d" --json "$base.json" >"$base.txt"
@@ -132,7 +143,6 @@ if [ "$wall_only" -eq 0 ]; then
 fi
 
 # --- wall-clock rounds ---------------------------------------------------------------------
-free_tcp() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 free_udp() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # wall DRIVER ROUND: one single-guest round (and, on the harness QEMU, the timed wire).
 wall() {
@@ -146,7 +156,7 @@ wall() {
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 900 --log "$base.log" \
 		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full$only"
 	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
-	if [ "$sweep_only" -eq 1 ] || [ "$tcp_only" -eq 1 ]; then
+	if [ $((sweep_only + tcp_only + small_only)) -gt 0 ]; then
 		kill "$ipid" 2>/dev/null || true
 		wait "$ipid" 2>/dev/null || true
 		return
@@ -178,10 +188,11 @@ wall() {
 	wait "$spid" || true
 	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
 }
-[ "$sweep_only" -eq 0 ] || [ "$tcp_only" -eq 0 ] || die "--sweep-only or --tcp-only, not both"
+[ $((sweep_only + tcp_only + small_only)) -le 1 ] || die "one of --sweep-only, --tcp-only, --small-only"
 only=""
 [ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
 [ "$tcp_only" -eq 0 ] || only=" e100test.bonly=tcp"
+[ "$small_only" -eq 0 ] || only=" e100test.bonly=small"
 # --napi: both drivers' NAPI in softirq context or in a thread of its own, in every boot of the
 # wall rounds (each driver's default otherwise: softirq for both).
 napiarg=""

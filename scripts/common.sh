@@ -31,6 +31,26 @@ KMAKE=(make -C "$KSRC" LLVM=1 -j"$JOBS")
 log() { printf '[%s] %s\n' "${LOG_TAG:-e100_rs}" "$*"; }
 die() { printf '[%s] error: %s\n' "${LOG_TAG:-e100_rs}" "$*" >&2; exit 1; }
 
+# host_tsc_khz: the host's TSC frequency in kHz (scripts/tsc-khz.c), measured once per run and
+# kept in E100_RS_TSC_KHZ for the boots after; empty when the host's TSC does not tick at a
+# constant rate (no constant_tsc and nonstop_tsc) or cannot be measured: the guest then
+# calibrates its own.
+host_tsc_khz() {
+	if [ -z "${E100_RS_TSC_KHZ+set}" ]; then
+		E100_RS_TSC_KHZ=""
+		local bin=$CACHE/tools/tsc-khz src=$REPO/scripts/tsc-khz.c
+		if grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo; then
+			if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+				mkdir -p "$CACHE/tools"
+				gcc -O2 -Wall -o "$bin.$$" "$src" && mv -f "$bin.$$" "$bin" || rm -f "$bin.$$"
+			fi
+			[ -x "$bin" ] && E100_RS_TSC_KHZ=$("$bin" 2>/dev/null) || E100_RS_TSC_KHZ=""
+		fi
+		export E100_RS_TSC_KHZ
+	fi
+	printf '%s' "$E100_RS_TSC_KHZ"
+}
+
 # unpack_tree DIR: Debian's linux-source tarball unpacked into DIR, once (a DIR from an
 # interrupted unpack is replaced).
 unpack_tree() {

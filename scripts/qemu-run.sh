@@ -62,6 +62,10 @@ done
 # The debug kernel (E100_RS_KVARIANT=debug): its interrupt routing through ACPI does not come
 # up on QEMU's -M pc, and the suites size their workloads for it (e100test.debug).
 [ "$KVARIANT" != debug ] || extra="$extra acpi=noirq e100test.debug=1"
+# The host's TSC rate, so the guest does not calibrate its TSC against the emulated PIT (which
+# fails on a busy host, leaving the guest on the jiffies clocksource: scripts/tsc-khz.c).
+khz=$(host_tsc_khz)
+[ -z "$khz" ] || extra="$extra tsc_early_khz=$khz"
 # Slab redzones and poisoning, except on the benchmark kernel (which has no slab debugging).
 [ "$KVARIANT" = bench ] || extra=" slub_debug=FZP$extra"
 

@@ -42,6 +42,9 @@ MAC=52:54:00:12:34:56
 MANIFEST=$REPO/tests/manifest.txt
 t0=$(date +%s)
 deadline=$((t0 + TIME_BUDGET))
+# The host's TSC rate, measured once for every guest of the run (scripts/qemu-run.sh).
+host_tsc_khz >/dev/null
+log "host TSC: ${E100_RS_TSC_KHZ:-no constant rate, each guest calibrates its own} kHz"
 
 # Each run writes to a folder of its own; "latest" points at the newest; the last five are kept.
 RESULTS=$CACHE/results

@@ -15,7 +15,8 @@ BPORT=$(arg e100test.bport)
 MODE=$(arg e100test.bmode)
 # e100test.bonly=sweep: only the UDP receive sweep and its overload (for a quick look by hand:
 # scripts/qemu-run.sh --suite bench-wall ... --append "... e100test.bonly=sweep");
-# e100test.bonly=tcp: only TCP each way.
+# e100test.bonly=tcp: only TCP each way; e100test.bonly=small: only small frames (UDP sent at
+# 64 and 1472 bytes, ping RTT, TCP writes of 512 B and 1 KiB).
 ONLY=$(arg e100test.bonly)
 T=5
 
@@ -64,6 +65,33 @@ tcp() {
 P=""
 [ "$MODE" = wire ] && P=wire-
 m "${P}napi-threaded" "$napi_mode"
+# 1 when the guest's clock is its TSC: on jiffies (a failed calibration) timestamps come in whole
+# ticks and there are no high-resolution timers (scripts/tsc-khz.c).
+m "${P}clocksource-tsc" "$(grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0)"
+if [ "$ONLY" = small ]; then
+	for size in 64 1472; do
+		out=$(udpb send "$HOST" "$BPORT" 20000 "$size")
+		echo "$out" | awk -v s="$size" '{ if ($7 > 0) printf "@@BENCH M udp-tx-%s-sender-pps %.0f\n", s, $3 / $7 }'
+		sleep 1
+	done
+	ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
+		awk '{v[NR] = $1} END { if (NR) printf "@@BENCH M ping-p50-ms %s\n", v[int((NR + 1) / 2)] }'
+	for l in 512 1K; do
+		snap
+		out=$(iperf3 -c "$HOST" -p "$IPORT" -t 3 -f m -l "$l" 2>&1)
+		r=$(iperf_rate "$out")
+		[ -n "$r" ] && m "tcp-tx-l$l-mbps" "$r"
+		# Frames as the stack made them: bytes a sent frame, frames received (ACKs) a sent one.
+		awk -v n="tcp-tx-l$l" -v t="$(($(st tx_packets) - s_tx))" -v b="$(($(st tx_bytes) - s_tb))" \
+			-v r="$(($(st rx_packets) - s_rx))" 'BEGIN { if (t > 0) {
+			printf "@@BENCH M %s-bytes-per-tx-frame %.0f\n", n, b / t
+			printf "@@BENCH M %s-rx-frames-per-tx-frame %.3f\n", n, r / t } }'
+		cost "tcp-tx-l$l"
+		sleep 0.5
+	done
+	echo "@@BENCH DONE"
+	exit 0
+fi
 if [ "$ONLY" != sweep ]; then
 tcp "${P}tcp-tx"
 sleep 1
