@@ -4,7 +4,7 @@
 # (scripts/kernel-bench.config), separate from the test command.
 #
 #   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only | --small-only]
-#                    [--napi softirq|thread] [--rounds N] [--runs N] [--packets N] [--out DIR]
+#                    [--napi softirq|thread] [--gro on|off] [--rounds N] [--runs N] [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
 # then e100 (ABAB...), on the same QEMU with the same pinning (the guest's QEMU on host CPU 1,
@@ -22,7 +22,8 @@
 # in a few minutes. --tcp-only: the same for TCP each way (e100test.bonly=tcp); --small-only for
 # small frames (UDP sent at 64 and 1472 bytes, ping, TCP writes of 512 B and 1 KiB). --napi
 # softirq|thread: both drivers' NAPI in that context in the wall rounds (e100test.threaded),
-# to compare the drivers with the NAPI mode out of the picture.
+# to compare the drivers with the NAPI mode out of the picture. --gro off: both drivers'
+# interface with GRO off (ethtool -K) in the wall rounds; e100.c passes GRO by in any case.
 #
 # Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
@@ -41,7 +42,7 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 napi="" rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 napi="" gro="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -52,6 +53,10 @@ while [ $# -gt 0 ]; do
 	--small-only) small_only=1 wall_only=1; shift ;;
 	--napi)
 		case "${2:-}" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
+		shift 2
+		;;
+	--gro)
+		case "${2:-}" in on | off) gro=$2 ;; *) die "--gro on|off" ;; esac
 		shift 2
 		;;
 	--rounds) rounds=$2; shift 2 ;;
@@ -197,6 +202,8 @@ only=""
 # wall rounds (each driver's default otherwise: softirq for both).
 napiarg=""
 [ -z "$napi" ] || napiarg=" e100test.threaded=$napi"
+# --gro off: both drivers' interface with GRO off in the wall rounds (e100.c passes GRO by).
+[ "$gro" != off ] || napiarg="$napiarg e100test.gro=off"
 only="$only$napiarg"
 if [ "$count_only" -eq 0 ]; then
 	hqemu=$(cat "$out/harness-qemu.path")

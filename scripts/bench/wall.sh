@@ -30,6 +30,9 @@ ip link set "$ifc" up
 THREADED=$(arg e100test.threaded)
 [ -z "$THREADED" ] || echo "$THREADED" >"/sys/class/net/$ifc/threaded"
 napi_mode=$(cat "/sys/class/net/$ifc/threaded")
+# e100test.gro=off: the interface's GRO off (ethtool -K), for both drivers (e100.c hands frames
+# to netif_receive_skb, past GRO, either way).
+[ "$(arg e100test.gro)" != off ] || ethtool -K "$ifc" gro off
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 sleep 1
@@ -65,6 +68,7 @@ tcp() {
 P=""
 [ "$MODE" = wire ] && P=wire-
 m "${P}napi-threaded" "$napi_mode"
+m "${P}gro" "$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print ($2 == "on")}')"
 # 1 when the guest's clock is its TSC: on jiffies (a failed calibration) timestamps come in whole
 # ticks and there are no high-resolution timers (scripts/tsc-khz.c).
 m "${P}clocksource-tsc" "$(grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0)"
@@ -137,7 +141,7 @@ fi
 # highest rate delivered without loss (at most 0.1% missing), then what is delivered at 4 times
 # it (as offered: the host's sender may not reach it, its rate is reported too).
 best=0 peak=0
-for rate in 10 20 40 60 80 120 160 240 320 480; do
+for rate in 10 20 40 60 80 120 160 240 320 480 640 960; do
 	gap=$((1400 * 8 / rate))
 	count=$((rate * 1000000 * 3 / (1400 * 8)))
 	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
@@ -155,9 +159,26 @@ if [ "$best" -gt 0 ]; then
 	rate=$((best * 4))
 	gap=$((1400 * 8 / rate))
 	count=$((rate * 1000000 * 3 / (1400 * 8)))
+	# Where the offered datagrams went: taken by the driver, dropped at the socket (its receive
+	# buffer full), delivered; and how the CPU was shared (softirq, the receiver in user space).
+	udp() { awk -v f="$1" '$1 == "Udp:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c[f] }' /proc/net/snmp; }
+	cpu() { awk '$1 == "cpu" {print $2 + $3, $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
+	r0=$(st rx_packets) d0=$(udp RcvbufErrors) c0=$(cpu)
 	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
-	echo "$out" | awk '{ if ($7 > 0) printf "@@BENCH M udp-overload-4x-delivered-mbps %.2f\n", $5 * 8 / $7 / 1e6
-		if ($12 > 0) printf "@@BENCH M udp-overload-4x-offered-mbps %.2f\n", $10 * 1400 * 8 / $12 / 1e6 }'
+	r1=$(st rx_packets) d1=$(udp RcvbufErrors) c1=$(cpu)
+	echo "$out" | awk -v r="$((r1 - r0))" -v d="$((d1 - d0))" -v c0="$c0" -v c1="$c1" '{
+		if ($7 > 0) printf "@@BENCH M udp-overload-4x-delivered-mbps %.2f\n", $5 * 8 / $7 / 1e6
+		if ($12 > 0) printf "@@BENCH M udp-overload-4x-offered-mbps %.2f\n", $10 * 1400 * 8 / $12 / 1e6
+		if ($10 > 0) {
+			printf "@@BENCH M udp-overload-4x-driver-took-pct %.2f\n", 100 * r / $10
+			printf "@@BENCH M udp-overload-4x-socket-dropped-pct %.2f\n", 100 * d / $10
+			printf "@@BENCH M udp-overload-4x-app-got-pct %.2f\n", 100 * $3 / $10
+		}
+		split(c0, a, " "); split(c1, b, " ")
+		if (b[3] > a[3]) {
+			printf "@@BENCH M udp-overload-4x-user-cpu-pct %.1f\n", 100 * (b[1] - a[1]) / (b[3] - a[3])
+			printf "@@BENCH M udp-overload-4x-softirq-cpu-pct %.1f\n", 100 * (b[2] - a[2]) / (b[3] - a[3])
+		} }'
 fi
 
 # Write sizes: TCP guest to host with iperf3 -l from 512 bytes to 64 KiB, 3 s each.

@@ -18,6 +18,8 @@ ip link set "$ifc" up
 # e100test.threaded=0|1 (bench.sh --napi): NAPI in softirq or in its own thread.
 threaded=$(arg e100test.threaded)
 [ -z "$threaded" ] || echo "$threaded" >"/sys/class/net/$ifc/threaded"
+# e100test.gro=off (bench.sh --gro off): the interface's GRO off.
+[ "$(arg e100test.gro)" != off ] || ethtool -K "$ifc" gro off
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" || { echo "@@BENCH ERROR no link"; exit 1; }
 
 if [ "$role" = server ]; then
