@@ -2,12 +2,13 @@
 /*
  * The host's TSC frequency in kHz, measured against CLOCK_MONOTONIC_RAW over 200 ms.
  *
- * Under TCG a guest's TSC is the host's (QEMU's rdtsc helper reads the host's counter), and the
- * guest kernel calibrates it against the emulated PIT: on a busy host that calibration fails
- * often (measured: 25 of 30 test boots, 23 of 298 benchmark boots), the kernel marks the TSC
- * unstable and runs on the jiffies clocksource, with no high-resolution timers and timestamps in
- * whole ticks (ping then reports 0.000 ms). scripts/qemu-run.sh passes this value as
- * tsc_early_khz=, so the guest skips the calibration. Built by host_tsc_khz (scripts/common.sh).
+ * Under TCG a guest's TSC is the host's (QEMU's rdtsc helper reads the host's counter, with one
+ * offset for every vCPU). Left to itself the guest kernel often distrusts it on a busy host: its
+ * calibration against the emulated PIT fails (no HPET or PM timer to check against without
+ * ACPI), or, with two vCPUs, its check that their TSCs agree does; it then runs on the jiffies
+ * clocksource, with no high-resolution timers and timestamps in whole ticks (ping reports
+ * 0.000 ms). scripts/qemu-run.sh passes this value as tsc_early_khz= with tsc=reliable. Built
+ * and run by host_tsc_khz (scripts/common.sh); basic/guest-clock-tsc checks the result.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -8,6 +8,22 @@ drv=$DRIVER
 
 kmemleak_baseline
 
+# The guest's clock (no driver involved): the harness gives every guest the host's TSC rate and
+# marks the TSC reliable (scripts/qemu-run.sh: tsc_early_khz=, tsc=reliable), so the TSC is the
+# clocksource. Without them the kernel's calibration against the emulated PIT or its check of
+# two vCPUs' TSCs fails on a busy host (24 of 30 boots of a run), and it runs on jiffies: no
+# high-resolution timers, timestamps in whole ticks.
+begin guest-clock-tsc
+khz=$(arg tsc_early_khz)
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+if [ -z "$khz" ]; then
+	fail guest-clock-tsc "the harness gave no tsc_early_khz (host TSC not constant?); clocksource $cs"
+elif [ "$cs" != tsc ]; then
+	fail guest-clock-tsc "tsc_early_khz=$khz tsc=$(arg tsc) given, clocksource is $cs"
+else
+	pass guest-clock-tsc "clocksource tsc at $khz kHz (the host's rate, not calibrated)"
+fi
+
 # The modules as a package installs them (scripts/initramfs.sh: make modules_install): depmod
 # rebuilds the indexes here, modinfo shows what the module declares, and this suite loads the
 # in-tree build by name with modprobe (every other suite insmods the out-of-tree one).
