@@ -28,9 +28,11 @@
 # Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
 # package the harness QEMU comes from), runs fixed workloads (scripts/bench/count.sh: N
-# datagrams of 1400 and 64 bytes each way, N/10 pings, 10 s idle), and scripts/bench/insns.py
+# datagrams of 1400 and 64 bytes each way, N/10 pings, 10 s idle, N*256 bytes of TCP in 512-byte
+# writes with Nagle off), and scripts/bench/insns.py
 # turns the counts into instructions per packet: in the driver's module, the Rust helpers, the
-# rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed;
+# rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed
+# (tcp-512's depend on how ACKs and interrupts fall in time, not on how fast they come);
 # the two runs show how well they repeat. Both drivers count with NAPI in softirq context,
 # their default, set all the same (e100test.threaded=0): a NAPI thread's wake-ups (about 3,000
 # instructions a received frame here) are the scheduler's cost, not the driver's.
@@ -76,7 +78,7 @@ t0=$(date +%s)
 "$REPO/scripts/deps.sh" --bench
 # The host's TSC rate, measured once for every guest (scripts/qemu-run.sh, scripts/tsc-khz.c).
 host_tsc_khz >/dev/null
-log "host TSC: ${E100_RS_TSC_KHZ:-no constant rate, each guest calibrates its own} kHz"
+log "host TSC: ${E100_RS_TSC_KHZ:+$E100_RS_TSC_KHZ kHz}${E100_RS_TSC_KHZ:-not measured (no constant rate, or no build of scripts/tsc-khz.c): each guest calibrates its own}"
 log "kernel (bench: $KSRC)"
 "$REPO/scripts/build-kernel.sh"
 log "module"
@@ -118,7 +120,9 @@ size "$mod/e100_rs.ko" "$KSRC/drivers/net/ethernet/intel/e100.ko" "$KSRC/drivers
 port=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 taskset -c 0 python3 "$REPO/scripts/bench/host.py" "$port" >"$out/host.log" 2>&1 &
 hpid=$!
-trap 'kill $hpid 2>/dev/null || true' EXIT
+# The iperf3 server of the boot in progress (ipid) too, should a boot end the script.
+ipid=""
+trap 'kill $hpid $ipid 2>/dev/null || true' EXIT
 
 free_tcp() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # count DRIVER RUN: one instruction-count boot.
@@ -127,7 +131,7 @@ count() {
 	log "instruction counts: $d, run $r"
 	iport=$(free_tcp)
 	taskset -c 0 iperf3 -s -B 127.0.0.1 -p "$iport" >"$base.iperf3.log" 2>&1 &
-	local ipid=$!
+	ipid=$!
 	"$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
 		--smp 1 --timeout 900 --log "$base.log" \
 		--qemu-arg -accel --qemu-arg tcg,thread=single \
@@ -154,7 +158,7 @@ wall() {
 	local d=$1 r=$2 base="$out/wall-$1-$2" iport
 	iport=$(free_tcp)
 	taskset -c 0 iperf3 -s -B 127.0.0.1 -p "$iport" >"$base.iperf3.log" 2>&1 &
-	local ipid=$!
+	ipid=$!
 	sleep 0.5
 	log "round $r: $d"
 	taskset -c 1 "$REPO/scripts/qemu-run.sh" --suite bench-wall --driver "$d" \

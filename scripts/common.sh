@@ -31,11 +31,13 @@ KMAKE=(make -C "$KSRC" LLVM=1 -j"$JOBS")
 log() { printf '[%s] %s\n' "${LOG_TAG:-e100_rs}" "$*"; }
 die() { printf '[%s] error: %s\n' "${LOG_TAG:-e100_rs}" "$*" >&2; exit 1; }
 
-# host_tsc_khz: the host's TSC frequency in kHz (scripts/tsc-khz.c), measured once per run and
-# kept in E100_RS_TSC_KHZ for the boots after; empty when the host's TSC does not tick at a
-# constant rate (no constant_tsc and nonstop_tsc) or cannot be measured: the guest then
-# calibrates its own.
+# host_tsc_khz: the host's TSC frequency in kHz (scripts/tsc-khz.c), measured and kept in
+# E100_RS_TSC_KHZ for the boots after (scripts/test.sh and scripts/bench.sh measure once per
+# run; a script that boots QEMU alone measures each time); empty when the host's TSC does not
+# tick at a constant rate (no constant_tsc and nonstop_tsc) or cannot be measured: the guest
+# then calibrates its own. A value that is not a number is dropped.
 host_tsc_khz() {
+	case "${E100_RS_TSC_KHZ:-}" in *[!0-9]*) unset E100_RS_TSC_KHZ ;; esac
 	if [ -z "${E100_RS_TSC_KHZ+set}" ]; then
 		E100_RS_TSC_KHZ=""
 		local bin=$CACHE/tools/tsc-khz src=$REPO/scripts/tsc-khz.c
@@ -45,6 +47,7 @@ host_tsc_khz() {
 				gcc -O2 -Wall -o "$bin.$$" "$src" && mv -f "$bin.$$" "$bin" || rm -f "$bin.$$"
 			fi
 			[ -x "$bin" ] && E100_RS_TSC_KHZ=$("$bin" 2>/dev/null) || E100_RS_TSC_KHZ=""
+			case "$E100_RS_TSC_KHZ" in *[!0-9]*) E100_RS_TSC_KHZ="" ;; esac
 		fi
 		export E100_RS_TSC_KHZ
 	fi

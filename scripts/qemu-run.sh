@@ -62,12 +62,16 @@ done
 # The debug kernel (E100_RS_KVARIANT=debug): its interrupt routing through ACPI does not come
 # up on QEMU's -M pc, and the suites size their workloads for it (e100test.debug).
 [ "$KVARIANT" != debug ] || extra="$extra acpi=noirq e100test.debug=1"
-# The guest's TSC is the host's (scripts/tsc-khz.c): its rate, so the guest does not calibrate
-# it against the emulated PIT, and "reliable", so the guest does not check its vCPUs' TSCs
-# against each other (TCG's vCPU threads read the one host counter, but the check's timing
-# fails under TCG). Either failure left the guest on the jiffies clocksource.
+# The guest's TSC, under TCG, is the host's counter with one offset for every vCPU
+# (scripts/tsc-khz.c). tsc=reliable: a guest with two vCPUs (one per socket, AMD's qemu64 model)
+# would otherwise take its TSCs for unsynchronized (the kernel assumes so of any non-Intel
+# machine with more than one package) and fall back to jiffies, every boot; it also turns off the
+# clocksource watchdog for the TSC. tsc_early_khz=: the host's rate, measured, so the guest does
+# not rely on calibrating its TSC against the emulated PIT, which fails now and then on a busy
+# host (then jiffies as well).
+extra="$extra tsc=reliable"
 khz=$(host_tsc_khz)
-[ -z "$khz" ] || extra="$extra tsc_early_khz=$khz tsc=reliable"
+[ -z "$khz" ] || extra="$extra tsc_early_khz=$khz"
 # Slab redzones and poisoning, except on the benchmark kernel (which has no slab debugging).
 [ "$KVARIANT" = bench ] || extra=" slub_debug=FZP$extra"
 

@@ -44,7 +44,7 @@ t0=$(date +%s)
 deadline=$((t0 + TIME_BUDGET))
 # The host's TSC rate, measured once for every guest of the run (scripts/qemu-run.sh).
 host_tsc_khz >/dev/null
-log "host TSC: ${E100_RS_TSC_KHZ:-no constant rate, each guest calibrates its own} kHz"
+log "host TSC: ${E100_RS_TSC_KHZ:+$E100_RS_TSC_KHZ kHz}${E100_RS_TSC_KHZ:-not measured (no constant rate, or no build of scripts/tsc-khz.c): each guest calibrates its own}"
 
 # Each run writes to a folder of its own; "latest" points at the newest; the last five are kept.
 RESULTS=$CACHE/results

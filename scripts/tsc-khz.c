@@ -2,13 +2,13 @@
 /*
  * The host's TSC frequency in kHz, measured against CLOCK_MONOTONIC_RAW over 200 ms.
  *
- * Under TCG a guest's TSC is the host's (QEMU's rdtsc helper reads the host's counter, with one
- * offset for every vCPU). Left to itself the guest kernel often distrusts it on a busy host: its
- * calibration against the emulated PIT fails (no HPET or PM timer to check against without
- * ACPI), or, with two vCPUs, its check that their TSCs agree does; it then runs on the jiffies
- * clocksource, with no high-resolution timers and timestamps in whole ticks (ping reports
- * 0.000 ms). scripts/qemu-run.sh passes this value as tsc_early_khz= with tsc=reliable. Built
- * and run by host_tsc_khz (scripts/common.sh); basic/guest-clock-tsc checks the result.
+ * Under TCG a guest's TSC is the host's counter (QEMU's rdtsc helper reads it, with one offset
+ * for every vCPU). Left to its own calibration against the emulated PIT (no HPET or PM timer to
+ * check against without ACPI), a guest kernel on a busy host now and then finds no rate, marks
+ * the TSC unstable and runs on the jiffies clocksource, with no high-resolution timers and
+ * timestamps in whole ticks. scripts/qemu-run.sh passes this value as tsc_early_khz= (with
+ * tsc=reliable, for the other way a guest lost its TSC). Built and run by host_tsc_khz
+ * (scripts/common.sh); basic/guest-clock-tsc checks the guest's clocksource.
  */
 #include <stdint.h>
 #include <stdio.h>

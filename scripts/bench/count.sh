@@ -72,8 +72,15 @@ phase 3 rx-1400 env UDPB_MARK=3 udpb fetch "$HOST" "$PORT" "$N" 1400 "$GAP"
 phase 4 rx-64 env UDPB_MARK=4 udpb fetch "$HOST" "$PORT" "$N" 64 "$GAP"
 phase 5 ping marked 5 ping -q -c $((N / 10)) -i 0.01 "$HOST"
 phase 6 idle-10s marked 6 sleep 10
-# TCP writes of 512 bytes to the host's iperf3 (e100test.iperf): each a segment of its own,
-# answered by an ACK, an interrupt every other frame; counted per frame, both ways.
+# TCP writes of 512 bytes to the host's iperf3 (e100test.iperf) with Nagle off (-N): each a
+# segment of its own, answered by an ACK; counted per frame, both ways, iperf3's start and
+# control connection included. A failed iperf3 says so on the console (the phase line keeps
+# only the tool's last line).
+tcp512() {
+	iperf3 -c "$HOST" -p "$IPORT" -N -l 512 -n $((N * 256)) >/tmp/tcp512.out 2>&1 ||
+		echo "@@BENCH ERROR tcp-512: iperf3 failed: $(tail -1 /tmp/tcp512.out)" >/dev/console
+	tail -1 /tmp/tcp512.out
+}
 IPORT=$(arg e100test.iperf)
-[ -z "$IPORT" ] || phase 7 tcp-512 marked 7 iperf3 -c "$HOST" -p "$IPORT" -l 512 -n $((N * 256))
+[ -z "$IPORT" ] || phase 7 tcp-512 marked 7 tcp512
 echo "@@BENCH DONE"

@@ -3,7 +3,7 @@
 
     host.py PORT        serve until killed
 
-A datagram "fetch COUNT SIZE GAP_US" is answered with COUNT datagrams of SIZE bytes (64 at
+A datagram "fetch COUNT SIZE GAP_US" (GAP_US may have a fraction) is answered with COUNT datagrams of SIZE bytes (64 at
 least), sent to its source GAP_US microseconds apart (on a fixed schedule: a late one does not
 shift the rest), from a thread of its own, then a trailer "end COUNT SECONDS". "report" is
 answered with "report N": the sink datagrams counted from that source since its last report.
@@ -48,7 +48,7 @@ def main():
         data, peer = sock.recvfrom(65536)
         words = data.split()
         if len(words) == 4 and words[0] == b"fetch":
-            count, size, gap = (int(w) for w in words[1:])
+            count, size, gap = int(words[1]), int(words[2]), float(words[3])
             size = max(size, 64)
             threading.Thread(target=serve_fetch, args=(sock, peer, count, size, gap / 1e6),
                              daemon=True).start()

@@ -131,7 +131,10 @@ def charts(d, vals, runs):
                 continue
             bottom = [0.0] * len(phases)
             for g, label in GROUPS[:4]:
-                v = [statistics.median(r["phases"][p]["per_packet"].get(g) or 0 for r in runs[drv])
+                # A phase some run lacks (a folder of runs from before it was added) counts
+                # from the runs that have it.
+                v = [statistics.median([r["phases"][p]["per_packet"].get(g) or 0
+                                        for r in runs[drv] if p in r["phases"]] or [0])
                      for p in phases]
                 if not any(v):
                     continue

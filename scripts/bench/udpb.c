@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		int n;
 
 		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-		n = snprintf(buf, sizeof(buf), "fetch %ld %ld %ld", count, size, atol(argv[6]));
+		n = snprintf(buf, sizeof(buf), "fetch %ld %ld %.3f", count, size, atof(argv[6]));
 		if (send(s, buf, n, 0) != n) {
 			perror("udpb: send request");
 			return 1;
