@@ -64,6 +64,19 @@ tcp() {
 	cost "$n"
 }
 
+# udp_send SIZE: a fixed count of datagrams sent to the host, the sender's rate and what share
+# the host counted. "udpb sent N bytes B in T s host H".
+udp_send() {
+	udpb send "$HOST" "$BPORT" 20000 "$1" | awk -v s="$1" '{
+		if ($7 > 0) printf "@@BENCH M udp-tx-%s-sender-pps %.0f\n", s, $3 / $7
+		if ($10 >= 0 && $3 > 0) printf "@@BENCH M udp-tx-%s-host-received-pct %.2f\n", s, 100 * $10 / $3 }'
+}
+# ping_rtt: round-trip times of 200 pings 20 ms apart, p50 and p99.
+ping_rtt() {
+	ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
+		awk '{v[NR] = $1} END { if (NR) { printf "@@BENCH M ping-p50-ms %s\n@@BENCH M ping-p99-ms %s\n", v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5)] } }'
+}
+
 # On the timed wire the metrics are named wire-*.
 P=""
 [ "$MODE" = wire ] && P=wire-
@@ -74,12 +87,10 @@ m "${P}gro" "$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print 
 m "${P}clocksource-tsc" "$(grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0)"
 if [ "$ONLY" = small ]; then
 	for size in 64 1472; do
-		out=$(udpb send "$HOST" "$BPORT" 20000 "$size")
-		echo "$out" | awk -v s="$size" '{ if ($7 > 0) printf "@@BENCH M udp-tx-%s-sender-pps %.0f\n", s, $3 / $7 }'
+		udp_send "$size"
 		sleep 1
 	done
-	ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
-		awk '{v[NR] = $1} END { if (NR) printf "@@BENCH M ping-p50-ms %s\n", v[int((NR + 1) / 2)] }'
+	ping_rtt
 	for l in 512 1K; do
 		snap
 		out=$(iperf3 -c "$HOST" -p "$IPORT" -t 3 -f m -l "$l" 2>&1)
@@ -117,10 +128,7 @@ sleep 1
 
 # UDP packets per second, a fixed count each way at 64 and 1472 bytes of payload.
 for size in 64 1472; do
-	out=$(udpb send "$HOST" "$BPORT" 20000 "$size")
-	# "udpb sent N bytes B in T s host H"
-	echo "$out" | awk -v s="$size" '{ if ($7 > 0) printf "@@BENCH M udp-tx-%s-sender-pps %.0f\n", s, $3 / $7
-		if ($10 >= 0 && $3 > 0) printf "@@BENCH M udp-tx-%s-host-received-pct %.2f\n", s, 100 * $10 / $3 }'
+	udp_send "$size"
 	sleep 1
 	# "udpb received N bytes B in T s sent S in U s". Offered 50 us apart (20,000 a second,
 	# more than either driver takes here): a burst with no gap at all is lost in QEMU's user
@@ -132,9 +140,7 @@ for size in 64 1472; do
 	sleep 1
 done
 
-# Round-trip times: 200 pings 20 ms apart.
-ping -c 200 -i 0.02 "$HOST" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -n |
-	awk '{v[NR] = $1} END { if (NR) { printf "@@BENCH M ping-p50-ms %s\n@@BENCH M ping-p99-ms %s\n", v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5)] } }'
+ping_rtt
 fi
 
 # The UDP receive sweep: 1400-byte datagrams offered at rising rates (Mbit/s) for 3 s each; the
