@@ -29,10 +29,12 @@
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
 # package the harness QEMU comes from), runs fixed workloads (scripts/bench/count.sh: N
 # datagrams of 1400 and 64 bytes each way, N/10 pings, 10 s idle, N*256 bytes of TCP in 512-byte
-# writes with Nagle off), and scripts/bench/insns.py
+# writes with Nagle off, and a flood of 5N datagrams offered 4 us apart with GRO on and off,
+# counted per frame taken in), and scripts/bench/insns.py
 # turns the counts into instructions per packet: in the driver's module, the Rust helpers, the
 # rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed
-# (tcp-512's depend on how ACKs and interrupts fall in time, not on how fast they come);
+# (tcp-512's depend on how ACKs and interrupts fall in time, not on how fast they come; the
+# floods' on how many frames get in, which the machine's speed decides);
 # the two runs show how well they repeat. Both drivers count with NAPI in softirq context,
 # their default, set all the same (e100test.threaded=0): a NAPI thread's wake-ups (about 3,000
 # instructions a received frame here) are the scheduler's cost, not the driver's.
