@@ -89,10 +89,11 @@ tcp512() {
 # timing (which the plugin slows): these two phases do not repeat as the paced ones do.
 gro_now=$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print $2}')
 phase 8 rx-flood env UDPB_MARK=8 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4
-ethtool -K "$ifc" gro off
+ethtool -K "$ifc" gro off || echo "@@BENCH ERROR rx-flood-gro-off: ethtool -K $ifc gro off failed"
 sleep 1
 phase 9 rx-flood-gro-off env UDPB_MARK=9 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4
-ethtool -K "$ifc" gro "$gro_now"
+ethtool -K "$ifc" gro "$gro_now" || echo "@@BENCH ERROR ethtool -K $ifc gro $gro_now failed"
+sleep 1
 IPORT=$(arg e100test.iperf)
 [ -z "$IPORT" ] || phase 7 tcp-512 marked 7 tcp512
 echo "@@BENCH DONE"

@@ -66,6 +66,11 @@ def load_wall(d):
                         pass
                 elif "@@BENCH ERROR" in line:
                     errors.append(f"{os.path.basename(p)}: {line.strip()}")
+    # The counting boots' errors too (a failed phase, an ethtool setting not taken).
+    for p in sorted(glob.glob(os.path.join(d, "count-*-*.log"))):
+        with open(p, errors="replace") as f:
+            errors += [f"{os.path.basename(p)}: {line.strip()}" for line in f
+                       if "@@BENCH ERROR" in line]
     return vals, errors
 
 
@@ -142,7 +147,7 @@ def charts(d, vals, runs):
                        bottom=bottom, label=f"{drv}: {label}")
                 bottom = [b + x for b, x in zip(bottom, v)]
         ax.set_xticks(range(len(phases)))
-        ax.set_xticklabels(phases)
+        ax.set_xticklabels(phases, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("instructions per packet")
         ax.legend(fontsize=7)
         fig.tight_layout()
