@@ -174,9 +174,10 @@ if [ "$best" -gt 0 ]; then
 	# the host, in QEMU's user network or in the NIC model without a free RFD), dropped by UDP
 	# (InErrors: receive buffer full, no memory), delivered; and how the guest's CPU time was
 	# shared (/proc/stat: user, system, softirq, hard interrupts, idle; with a NAPI thread its
-	# polls count as system). The benchmark kernel measures interrupt time at entry and exit
-	# and idle time at its start and end (IRQ_TIME_ACCOUNTING, NO_HZ_IDLE); user and system
-	# are what the tick found running in the rest.
+	# polls count as system). The benchmark kernel measures interrupt-context time at entry and
+	# exit and idle time at its start and end (IRQ_TIME_ACCOUNTING, NO_HZ_IDLE); user, system
+	# and ksoftirqd's softirq time are still what the tick found running. The window includes
+	# the receiver's wait for the host's trailer.
 	udp() { awk -v f="$1" '$1 == "Udp:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c[f] }' /proc/net/snmp; }
 	cpu() { awk '$1 == "cpu" {print $2 + $3, $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $4, $5, $7}' /proc/stat; }
 	r0=$(st rx_packets) d0=$(udp InErrors) c0=$(cpu)
