@@ -82,16 +82,19 @@ tcp512() {
 	tail -1 /tmp/tcp512.out
 }
 # A flood: 5N datagrams of 1400 bytes offered 4 us apart (2.8 Gbit/s), far more than the
-# guest takes, counted per frame the driver passed up (most are then dropped by UDP, its
-# receive buffer full). With GRO on, then off: GRO verifies every UDP datagram's checksum in
-# software (csum_partial) before the socket can drop it; without it (and in e100.c, which
-# bypasses GRO) a datagram the socket drops is never summed. How many frames get in depends on
-# timing (which the plugin slows): these two phases do not repeat as the paced ones do.
+# guest takes, counted per frame the driver passed up. The receiver reads nothing for 500 ms
+# (UDPB_HOLD_MS; the burst takes about 80 ms), so past its receive buffer (about 190
+# datagrams) every frame is a socket drop, whatever share of the CPU the reader would have
+# got; then it reads what was kept (300 ms of silence ends it: the trailer is dropped too).
+# With GRO on, then off: GRO verifies every UDP datagram's checksum in software (csum_partial)
+# before the socket can drop it; without it (and in e100.c, which bypasses GRO) a datagram the
+# socket drops is never summed. How many frames get in depends on timing (which the plugin
+# slows): these two phases do not repeat as the paced ones do.
 gro_now=$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print $2}')
-phase 8 rx-flood env UDPB_MARK=8 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4
+phase 8 rx-flood env UDPB_MARK=8 UDPB_HOLD_MS=500 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4 300
 ethtool -K "$ifc" gro off || echo "@@BENCH ERROR rx-flood-gro-off: ethtool -K $ifc gro off failed"
 sleep 1
-phase 9 rx-flood-gro-off env UDPB_MARK=9 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4
+phase 9 rx-flood-gro-off env UDPB_MARK=9 UDPB_HOLD_MS=500 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4 300
 ethtool -K "$ifc" gro "$gro_now" || echo "@@BENCH ERROR ethtool -K $ifc gro $gro_now failed"
 sleep 1
 IPORT=$(arg e100test.iperf)

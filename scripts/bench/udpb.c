@@ -10,7 +10,10 @@
  *                                    and receive them until COUNT or IDLE_MS (2000) of silence
  *
  * With UDPB_MARK=N in the environment, the transfer itself (not the setup, not the
- * request) is bracketed by the instruction counter's markers 0 and N (mark.h).
+ * request) is bracketed by the instruction counter's markers 0 and N (mark.h). With
+ * UDPB_HOLD_MS=M, fetch reads nothing for M ms after its request (the burst meets a socket
+ * that is not being read: past its receive buffer every datagram is a socket drop), then
+ * reads what was kept.
  *
  * Prints "udpb sent N bytes B in T s host H" (H: the datagrams host.py counted from this
  * socket, asked for after the burst) or "udpb received N bytes B in T s sent S in U s" (T from
@@ -115,6 +118,12 @@ int main(int argc, char **argv)
 		}
 		if (mark > 0)
 			bench_mark(0);
+		if (getenv("UDPB_HOLD_MS")) {
+			long ms = atol(getenv("UDPB_HOLD_MS"));
+			struct timespec hold = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+
+			nanosleep(&hold, NULL);
+		}
 		double first = 0, last = 0, sent_t = -1;
 		long sent = -1;
 
