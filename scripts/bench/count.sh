@@ -90,11 +90,22 @@ tcp512() {
 # before the socket can drop it; without it (and in e100.c, which bypasses GRO) a datagram the
 # socket drops is never summed. How many frames get in depends on timing (which the plugin
 # slows): these two phases do not repeat as the paced ones do.
-gro_now=$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print $2}')
-phase 8 rx-flood env UDPB_MARK=8 UDPB_HOLD_MS=500 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4 300
+# Whether the hold covered the burst is not assumed from the host's speed: host.py's trailer
+# comes last, so with the buffer overflowed it is dropped too; a reader that gets it was
+# reading before the burst ended (udpb then reports what was sent: "sent S", S not -1).
+flood() { # flood MARK
+	out=$(env UDPB_MARK="$1" UDPB_HOLD_MS=500 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4 300)
+	case "$out" in
+	*" sent -1 "*) ;;
+	*) echo "@@BENCH ERROR flood (mark $1): the reader got the trailer, so it read during the burst (or nothing overflowed): $out" >/dev/console ;;
+	esac
+	echo "$out"
+}
+gro_now=$(gro_state "$ifc")
+phase 8 rx-flood flood 8
 ethtool -K "$ifc" gro off || echo "@@BENCH ERROR rx-flood-gro-off: ethtool -K $ifc gro off failed"
 sleep 1
-phase 9 rx-flood-gro-off env UDPB_MARK=9 UDPB_HOLD_MS=500 udpb fetch "$HOST" "$PORT" $((N * 5)) 1400 4 300
+phase 9 rx-flood-gro-off flood 9
 ethtool -K "$ifc" gro "$gro_now" || echo "@@BENCH ERROR ethtool -K $ifc gro $gro_now failed"
 sleep 1
 IPORT=$(arg e100test.iperf)

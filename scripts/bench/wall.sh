@@ -81,10 +81,10 @@ ping_rtt() {
 P=""
 [ "$MODE" = wire ] && P=wire-
 m "${P}napi-threaded" "$napi_mode"
-m "${P}gro" "$(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print ($2 == "on")}')"
+m "${P}gro" "$([ "$(gro_state "$ifc")" = on ] && echo 1 || echo 0)"
 # 1 when the guest's clock is its TSC: on jiffies (a failed calibration) timestamps come in whole
 # ticks and there are no high-resolution timers (scripts/tsc-khz.c).
-m "${P}clocksource-tsc" "$(grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0)"
+m "${P}clocksource-tsc" "$(clock_is_tsc)"
 if [ "$ONLY" = small ]; then
 	for size in 64 1472; do
 		udp_send "$size"

@@ -32,8 +32,8 @@ if [ "$role" = server ]; then
 fi
 wait_for 60 ping -c 1 -W 1 "$SERVER" >/dev/null || { echo "@@BENCH ERROR the server guest does not answer"; exit 1; }
 # As the single-guest rounds report them (wall.sh): this guest's GRO and clocksource.
-echo "@@BENCH M pair-gro $(ethtool -k "$ifc" | awk '$1 == "generic-receive-offload:" {print ($2 == "on")}')"
-echo "@@BENCH M pair-clocksource-tsc $(grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0)"
+echo "@@BENCH M pair-gro $([ "$(gro_state "$ifc")" = on ] && echo 1 || echo 0)"
+echo "@@BENCH M pair-clocksource-tsc $(clock_is_tsc)"
 sleep 1
 out=$(iperf3 -c "$SERVER" -t "$T" -f m 2>&1)
 r=$(iperf_rate "$out")

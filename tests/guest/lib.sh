@@ -112,6 +112,12 @@ nic_if() {
 	ls "$d/net" 2>/dev/null | head -1
 }
 
+# gro_state IFACE: "on" or "off", the interface's generic receive offload (ethtool -k).
+gro_state() { ethtool -k "$1" | awk '$1 == "generic-receive-offload:" {print $2}'; }
+
+# clock_is_tsc: 1 when the kernel's clocksource is the TSC, else 0.
+clock_is_tsc() { grep -qx tsc /sys/devices/system/clocksource/clocksource0/current_clocksource && echo 1 || echo 0; }
+
 # uptime_cs: seconds since boot, in hundredths.
 uptime_cs() { awk '{printf "%d", $1 * 100}' /proc/uptime; }
 
