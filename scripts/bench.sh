@@ -3,7 +3,8 @@
 # kernel built from the same tree without the test kernel's run-time debugging
 # (scripts/kernel-bench.config), separate from the test command.
 #
-#   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only | --small-only]
+#   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only | --small-only |
+#                     --overload-only RATE [--repeats N]]
 #                    [--napi softirq|thread] [--gro on|off] [--rounds N] [--runs N] [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
@@ -20,7 +21,10 @@
 # --sweep-only: rounds of the UDP receive sweep and its overload alone (one boot per driver and
 # round, e100test.bonly=sweep), no counts, no timed wire, no guest pair: the overload question
 # in a few minutes. --tcp-only: the same for TCP each way (e100test.bonly=tcp); --small-only for
-# small frames (UDP sent at 64 and 1472 bytes, ping, TCP writes of 512 B and 1 KiB). --napi
+# small frames (UDP sent at 64 and 1472 bytes, ping, TCP writes of 512 B and 1 KiB).
+# --overload-only RATE: in each boot, 1400-byte datagrams offered at RATE Mbit/s for 3 s,
+# --repeats times (4 by default), each repeat a sample: how often a driver collapses under the
+# same overload (the sweep's 4x step is one sample a round, at each driver's own rate). --napi
 # softirq|thread: both drivers' NAPI in that context in the wall rounds (e100test.threaded),
 # to compare the drivers with the NAPI mode out of the picture. --gro off: both drivers'
 # interface with GRO off (ethtool -K) in the wall rounds; e100.c passes GRO by in any case.
@@ -46,7 +50,7 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 napi="" gro="" rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 orate=0 repeats=4 napi="" gro="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -55,6 +59,16 @@ while [ $# -gt 0 ]; do
 	--sweep-only) sweep_only=1 wall_only=1; shift ;;
 	--tcp-only) tcp_only=1 wall_only=1; shift ;;
 	--small-only) small_only=1 wall_only=1; shift ;;
+	--overload-only)
+		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--overload-only RATE (Mbit/s)"
+		orate=$2 wall_only=1
+		shift 2
+		;;
+	--repeats)
+		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--repeats N"
+		repeats=$2
+		shift 2
+		;;
 	--napi)
 		case "${2:-}" in softirq) napi=0 ;; thread) napi=1 ;; *) die "--napi softirq|thread" ;; esac
 		shift 2
@@ -167,7 +181,7 @@ wall() {
 		--mac 52:54:00:12:34:56 --smp 1 --timeout 900 --log "$base.log" \
 		--append "e100test.iperf=$iport e100test.bport=$port e100test.bmode=full$only"
 	grep -q '@@BENCH DONE' "$base.log" || log "warning: $d round $r did not finish: $base.log"
-	if [ $((sweep_only + tcp_only + small_only)) -gt 0 ]; then
+	if [ $((sweep_only + tcp_only + small_only + (orate > 0))) -gt 0 ]; then
 		kill "$ipid" 2>/dev/null || true
 		wait "$ipid" 2>/dev/null || true
 		return
@@ -199,11 +213,13 @@ wall() {
 	wait "$spid" || true
 	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
 }
-[ $((sweep_only + tcp_only + small_only)) -le 1 ] || die "one of --sweep-only, --tcp-only, --small-only"
+[ $((sweep_only + tcp_only + small_only + (orate > 0))) -le 1 ] ||
+	die "one of --sweep-only, --tcp-only, --small-only, --overload-only"
 only=""
 [ "$sweep_only" -eq 0 ] || only=" e100test.bonly=sweep"
 [ "$tcp_only" -eq 0 ] || only=" e100test.bonly=tcp"
 [ "$small_only" -eq 0 ] || only=" e100test.bonly=small"
+[ "$orate" -eq 0 ] || only=" e100test.bonly=overload e100test.orate=$orate e100test.oreps=$repeats"
 # --napi: both drivers' NAPI in softirq context or in a thread of its own, in every boot of the
 # wall rounds (each driver's default otherwise: softirq for both).
 napiarg=""
