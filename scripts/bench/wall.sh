@@ -152,13 +152,18 @@ fi
 # interrupt-context time at entry and exit and idle time at its start and end
 # (IRQ_TIME_ACCOUNTING, NO_HZ_IDLE); user, system and ksoftirqd's softirq time are still what
 # the tick found running. The window includes the receiver's wait for the host's trailer.
+# Where the softirq time went, tick-sampled as /proc/stat's: ksoftirqd's share (the rest ran at
+# interrupt exits and where bottom halves were enabled again, in whatever task that was) and the
+# reader's (udpb, this shell's reaped children); how often net_rx_action ran out of budget or
+# time with work left (softnet_stat's time_squeeze) and how many NET_RX softirqs ran.
 overload() {
 	gap=$(awk -v r="$2" 'BEGIN{printf "%.3f", 1400 * 8 / r}')
 	count=$(($2 * 1000000 * 3 / (1400 * 8)))
-	r0=$(st rx_packets) d0=$(udp InErrors) c0=$(cpu)
+	r0=$(st rx_packets) d0=$(udp InErrors) c0=$(cpu) x0=$(softirq_diag)
 	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
-	r1=$(st rx_packets) d1=$(udp InErrors) c1=$(cpu)
-	echo "$out" | awk -v n="$1" -v r="$((r1 - r0))" -v d="$((d1 - d0))" -v c0="$c0" -v c1="$c1" '{
+	r1=$(st rx_packets) d1=$(udp InErrors) c1=$(cpu) x1=$(softirq_diag)
+	echo "$out" | awk -v n="$1" -v r="$((r1 - r0))" -v d="$((d1 - d0))" -v c0="$c0" -v c1="$c1" \
+		-v x0="$x0" -v x1="$x1" '{
 		if ($7 > 0) printf "@@BENCH M %s-delivered-mbps %.2f\n", n, $5 * 8 / $7 / 1e6
 		if ($12 > 0) printf "@@BENCH M %s-offered-mbps %.2f\n", n, $10 * 1400 * 8 / $12 / 1e6
 		if ($10 > 0) {
@@ -173,7 +178,24 @@ overload() {
 			printf "@@BENCH M %s-softirq-cpu-pct %.1f\n", n, 100 * (b[2] - a[2]) / (b[3] - a[3])
 			printf "@@BENCH M %s-hardirq-cpu-pct %.1f\n", n, 100 * (b[6] - a[6]) / (b[3] - a[3])
 			printf "@@BENCH M %s-idle-cpu-pct %.1f\n", n, 100 * (b[5] - a[5]) / (b[3] - a[3])
+			split(x0, p, " "); split(x1, q, " ")
+			if (p[1] >= 0 && q[1] >= 0)
+				printf "@@BENCH M %s-ksoftirqd-cpu-pct %.1f\n", n, 100 * (q[1] - p[1]) / (b[3] - a[3])
+			printf "@@BENCH M %s-reader-cpu-pct %.1f\n", n, 100 * (q[2] - p[2]) / (b[3] - a[3])
+			printf "@@BENCH M %s-time-squeeze %d\n", n, q[3] - p[3]
+			printf "@@BENCH M %s-net-rx-softirqs %d\n", n, q[4] - p[4]
 		} }'
+}
+KSOFTIRQD=$(for d in /proc/[0-9]*; do [ "$(cat "$d/comm" 2>/dev/null)" = ksoftirqd/0 ] && echo "${d#/proc/}"; done)
+# softirq_diag: ksoftirqd/0's CPU ticks (-1: not found), this shell's reaped children's, CPU 0's time_squeeze
+# (softnet_stat, hexadecimal) and NET_RX softirqs run.
+softirq_diag() {
+	ks=-1
+	[ -z "$KSOFTIRQD" ] || ks=$(awk '{print $14 + $15}' "/proc/$KSOFTIRQD/stat")
+	me=$(awk '{print $16 + $17}' /proc/$$/stat)
+	sq=$(awk 'NR == 1 {print $3}' /proc/net/softnet_stat)
+	nr=$(awk '$1 == "NET_RX:" {print $2}' /proc/softirqs)
+	echo "$ks $me $((0x$sq)) $nr"
 }
 udp() { awk -v f="$1" '$1 == "Udp:" { if (!h) { for (i = 2; i <= NF; i++) c[$i] = i; h = 1 } else print $c[f] }' /proc/net/snmp; }
 cpu() { awk '$1 == "cpu" {print $2 + $3, $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $4, $5, $7}' /proc/stat; }
