@@ -4,7 +4,7 @@
 # (scripts/kernel-bench.config), separate from the test command.
 #
 #   scripts/bench.sh [--count-only | --wall-only | --sweep-only | --tcp-only | --small-only |
-#                     --overload-only RATE [--repeats N]]
+#                     --overload-only RATE [--repeats N]] [--rx-ring N]
 #                    [--napi softirq|thread] [--gro on|off] [--rounds N] [--runs N] [--packets N] [--out DIR]
 #
 # Wall-clock rounds (--rounds, 5 by default): in each round each driver boots once, e100_rs
@@ -28,6 +28,7 @@
 # softirq|thread: both drivers' NAPI in that context in the wall rounds (e100test.threaded),
 # to compare the drivers with the NAPI mode out of the picture. --gro off: both drivers'
 # interface with GRO off (ethtool -K) in the wall rounds; e100.c passes GRO by in any case.
+# --rx-ring N: both drivers' receive ring N RFDs long (ethtool -G; 256 by default).
 #
 # Instruction counts (--count-only: only these): each driver boots twice (--runs) on one vCPU
 # thread with the insncount TCG plugin (scripts/bench/insncount.c, built from the qemu source
@@ -53,7 +54,7 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 orate=0 repeats=4 napi="" gro="" rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 orate=0 repeats=4 rxring="" napi="" gro="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -65,6 +66,11 @@ while [ $# -gt 0 ]; do
 	--overload-only)
 		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--overload-only RATE (Mbit/s)"
 		orate=$2 wall_only=1
+		shift 2
+		;;
+	--rx-ring)
+		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--rx-ring N"
+		rxring=$2
 		shift 2
 		;;
 	--repeats)
@@ -229,6 +235,8 @@ napiarg=""
 [ -z "$napi" ] || napiarg=" e100test.threaded=$napi"
 # --gro off: both drivers' interface with GRO off in the wall rounds (e100.c passes GRO by).
 [ "$gro" != off ] || napiarg="$napiarg e100test.gro=off"
+# --rx-ring N: both drivers' receive ring N RFDs long in the wall rounds (ethtool -G).
+[ -z "$rxring" ] || napiarg="$napiarg e100test.rxring=$rxring"
 only="$only$napiarg"
 if [ "$count_only" -eq 0 ]; then
 	hqemu=$(cat "$out/harness-qemu.path")

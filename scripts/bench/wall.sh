@@ -34,6 +34,9 @@ napi_mode=$(cat "/sys/class/net/$ifc/threaded")
 # e100test.gro=off: the interface's GRO off (ethtool -K), for both drivers (e100.c hands frames
 # to netif_receive_skb, past GRO, either way).
 [ "$(arg e100test.gro)" != off ] || ethtool -K "$ifc" gro off
+# e100test.rxring=N: N RFDs in the receive ring (ethtool -G), for both drivers (256 by default).
+RXRING=$(arg e100test.rxring)
+[ -z "$RXRING" ] || ethtool -G "$ifc" rx "$RXRING" || echo "@@BENCH ERROR ethtool -G rx $RXRING"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier" && wait_for 10 ping -c 1 -W 1 "$HOST" >/dev/null ||
 	{ echo "@@BENCH ERROR no link or no ping"; exit 1; }
 sleep 1
@@ -83,6 +86,7 @@ P=""
 [ "$MODE" = wire ] && P=wire-
 m "${P}napi-threaded" "$napi_mode"
 m "${P}gro" "$([ "$(gro_state "$ifc")" = on ] && echo 1 || echo 0)"
+m "${P}rx-ring" "$(ethtool -g "$ifc" | awk '/^Current/ {c = 1} c && $1 == "RX:" {print $2; exit}')"
 # 1 when the guest's clock is its TSC: on jiffies (a failed calibration) timestamps come in whole
 # ticks and there are no high-resolution timers (scripts/tsc-khz.c).
 m "${P}clocksource-tsc" "$(clock_is_tsc)"
@@ -164,7 +168,10 @@ overload() {
 	r1=$(st rx_packets) d1=$(udp InErrors) c1=$(cpu) x1=$(softirq_diag)
 	echo "$out" | awk -v n="$1" -v r="$((r1 - r0))" -v d="$((d1 - d0))" -v c0="$c0" -v c1="$c1" \
 		-v x0="$x0" -v x1="$x1" '{
+		# Nothing (or one datagram: no interval to measure) delivered counts as 0, not as
+		# no sample.
 		if ($7 > 0) printf "@@BENCH M %s-delivered-mbps %.2f\n", n, $5 * 8 / $7 / 1e6
+		else if ($3 < 2) printf "@@BENCH M %s-delivered-mbps 0\n", n
 		if ($12 > 0) printf "@@BENCH M %s-offered-mbps %.2f\n", n, $10 * 1400 * 8 / $12 / 1e6
 		if ($10 > 0) {
 			printf "@@BENCH M %s-reached-driver-pct %.2f\n", n, 100 * r / $10
