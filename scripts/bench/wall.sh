@@ -210,8 +210,19 @@ cpu() { awk '$1 == "cpu" {print $2 + $3, $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + 
 # e100test.oreps times in this boot (each repeat is a line of its own under the same names): how
 # often a driver collapses, which one sweep's single 4x step cannot tell.
 if [ "$ONLY" = overload ]; then
+	dumped=""
 	for _ in $(seq "$(arg e100test.oreps)"); do
 		overload udp-overload-fixed "$(arg e100test.orate)"
+		# A trial that received nothing: the driver's state, once (a stalled receive unit, a
+		# driver that died), for the log.
+		if [ "$(echo "$out" | awk '{print $3}')" = 0 ] && [ -z "$dumped" ]; then
+			echo "@@BENCH ERROR nothing received: $out"
+			ethtool -S "$ifc"
+			ethtool -d "$ifc" raw off 2>&1 | head -40
+			grep -E "$ifc|NET_RX" /proc/interrupts /proc/softirqs
+			cat /proc/net/softnet_stat
+			dumped=1
+		fi
 		sleep 1
 	done
 	echo "@@BENCH DONE"
