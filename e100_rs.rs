@@ -119,17 +119,21 @@
 //! is ready, and it stays set through an RU_START, whether the SCB takes it or not, so the next
 //! poll reads the RU status: an RNR that comes meanwhile is not lost, and a start the chip did not
 //! act on is found then. An RFD completed with no frame in it, which the chip never writes, is
-//! QEMU's: its model writes the status before the count and data (the RU is then still receiving,
-//! and the poll leaves the RFD for the frame's own interrupt), and completes a stop point it raced
-//! with empty before stopping (the RU is then not ready: the RFD is read once more, since the model
-//! finishes a frame before it answers the SCB read, and if still empty re-armed in place, nothing
-//! counted, the frame still queued in QEMU), and an old stop point it reads between the restore's
-//! last two writes (the RU goes on: once the next RFD is complete, the empty one is re-armed in
-//! place). The same write order leaves a window no driver can close: a count already written over
-//! data still to come. Frames without the OK bit are dropped (the hardware counters count them);
-//! frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame
-//! longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
-//! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
+//! QEMU's, in three ways. Its model writes the status before the count and data, completes a stop
+//! point it raced with empty before stopping (the RU then not ready, the frame queued in QEMU for
+//! the restart), and completes empty an old stop point it reads between the restore's last two
+//! writes and goes on, the RU still ready; upstream then returns the 0 bytes it took, which QEMU's
+//! net layer reads as "cannot receive now": it holds that frame and every later one until an RU
+//! Start. The poll meeting an empty RFD looks at the next one and, if that is not complete, reads
+//! the SCB (the model finishes a frame before it answers), then reads the RFD again: a count now
+//! is a frame to deliver; still none, the RFD is re-armed in place, nothing counted, and if the RU
+//! reads ready with nothing after it, it is started at the next RFD to clean, where the model
+//! stands (its queue then flows again; e100.c never starts a ready RU, and receives nothing more
+//! for the rest of the boot). The same write order leaves a window no driver can close: a count
+//! already written over data still to come. Frames without the OK bit are dropped (the hardware
+//! counters count them); frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557
+//! cannot receive a frame longer than 1518 bytes at all (Configure's long-frame bit came with the
+//! 82558), so its net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
 //! ## Interrupts and NAPI
 //!
@@ -823,7 +827,14 @@ impl Nic {
         // RU is left alone (an RNR from before the last restart is stale); one that
         // is not receiving is restarted once the RFD it would start at is empty.
         // Until then the flag is set again and the next poll looks again.
-        let restart = if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
+        let restart = if got.held {
+            // QEMU's model completed an RFD empty and went on, its RU ready but its receive
+            // queue held until an RU Start (upstream's answer to an old stop point it reads
+            // half restored): started where it is, at the next RFD to clean (which held no
+            // frame when the pass stopped there). Without this receive stays dead for good,
+            // the RU reading ready; e100.c's does.
+            ring.can_restart().then(|| ring.start_addr())
+        } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
             self.ru_stopped.swap(false, Ordering::AcqRel);
             if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
                 None

@@ -547,6 +547,10 @@ pub(crate) struct Received {
     /// The pass reached the stop point: every RFD the RU had was complete, so the RU may
     /// have run out of them (RNR).
     pub(crate) at_stop: bool,
+    /// An RFD was completed empty with the RU still ready and receiving nothing after it:
+    /// QEMU's model, whose net layer then holds every frame until an RU Start (the chip never
+    /// completes an RFD empty).
+    pub(crate) held: bool,
     /// Frames delivered to the stack, and their bytes. (The other counts go to
     /// [`RxOpts::counters`] from the pass itself: a poll's result carries only what its
     /// caller needs.)
@@ -704,17 +708,17 @@ impl RxRing {
                 // completes the old stop point with 0 bytes and goes to No Resources, the frame
                 // waiting in QEMU for the RU's restart. And an RFD it reads between the two
                 // writes that restore an old stop point (EL clear, size still 0) it completes
-                // with 0 bytes and goes on, the RU still ready. Either way, once the RU has
-                // stopped or completed the next RFD the count is final, and an empty RFD is
-                // re-armed where it is, with no buffer asked for and nothing counted.
+                // with 0 bytes and goes on, the RU still ready; upstream's model then returns
+                // the 0 bytes it took, which QEMU's net layer reads as "cannot receive now":
+                // it holds that frame and every later one until an RU Start. Once the RU has
+                // completed the next RFD, or the SCB has answered (the model answers it only
+                // between frames), the count is final; an empty RFD is re-armed where it is,
+                // with no buffer asked for and nothing counted.
                 let moved_on = self.status(ring_next(i, self.bufs.len())).is_some();
-                if !moved_on && !ru_stopped() {
-                    break;
-                }
+                let ready = !moved_on && !ru_stopped();
                 // Whatever the model was writing here is written now: it finished this RFD
                 // before it completed the next one (read first, with a read barrier after),
-                // and it answers the SCB read only between frames (the RU may have stopped
-                // after it). Look again.
+                // or before it answered the SCB read. Look again.
                 st = match self.status(i) {
                     Some(st) => st,
                     None => break,
@@ -725,6 +729,9 @@ impl RxRing {
                     }
                     self.advance(i);
                     got.work = got.work.wrapping_add(1);
+                    // Empty, and the RU gone on but receiving nothing more: QEMU holds its
+                    // queue until the RU is started (where it is: the next RFD to clean).
+                    got.held |= ready;
                     continue;
                 }
             }
