@@ -724,14 +724,16 @@ impl RxRing {
                     None => break,
                 };
                 if st.actual == 0 {
+                    // Empty, the RU ready, and still nothing in the next RFD now that the SCB
+                    // has answered: the model took no frame since, so QEMU holds its queue
+                    // until the RU is started (where it stands: the next RFD to clean).
+                    let held = ready && self.status(ring_next(i, self.bufs.len())).is_none();
                     if self.rearm(i, next).is_err() {
                         break;
                     }
                     self.advance(i);
                     got.work = got.work.wrapping_add(1);
-                    // Empty, and the RU gone on but receiving nothing more: QEMU holds its
-                    // queue until the RU is started (where it is: the next RFD to clean).
-                    got.held |= ready;
+                    got.held |= held;
                     continue;
                 }
             }
