@@ -105,8 +105,8 @@
 //! EL cleared, then its size, each published to the device on its own (a write barrier, and a sync
 //! where the mapping needs one: `Head::publish`). A device reading it meanwhile never sees EL clear
 //! beside the link to a buffer the poll took away, nor room in an RFD that still ends the list; one
-//! that reads it between the last two writes completes it empty, and the poll re-arms it once the
-//! RU has gone past. The newest RFD is then the only stop point again, with no write of its own. If
+//! that reads it between the last two writes completes it empty, and the poll re-arms it (below).
+//! The newest RFD is then the only stop point again, with no write of its own. If
 //! the RU is not ready after that, it is restarted at the next RFD to clean, but only once that RFD
 //! holds no frame, so nothing the RU wrote is overwritten before it is delivered. Whether the RU
 //! stopped is learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll
@@ -125,15 +125,18 @@
 //! writes and goes on, the RU still ready; upstream then returns the 0 bytes it took, which QEMU's
 //! net layer reads as "cannot receive now": it holds that frame and every later one until an RU
 //! Start. The poll meeting an empty RFD looks at the next one and, if that is not complete, reads
-//! the SCB (the model finishes a frame before it answers), then reads the RFD again: a count now
-//! is a frame to deliver; still none, the RFD is re-armed in place, nothing counted, and if the RU
+//! the SCB (the model finishes a frame before it answers), then reads the RFD again: a count now is
+//! a frame to deliver; still none, the RFD is re-armed in place, nothing counted, and if the RU
 //! reads ready with nothing after it, it is started at the next RFD to clean, where the model
 //! stands (its queue then flows again; e100.c never starts a ready RU, and receives nothing more
-//! for the rest of the boot). The same write order leaves a window no driver can close: a count
-//! already written over data still to come. Frames without the OK bit are dropped (the hardware
-//! counters count them); frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557
-//! cannot receive a frame longer than 1518 bytes at all (Configure's long-frame bit came with the
-//! 82558), so its net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
+//! for the rest of the boot). A second flag, "held", keeps that up, every receive poll and the
+//! watchdog's starting the RU again, until a poll delivers a frame: a start the SCB refused or the
+//! model did not act on is tried again, though the RU reads ready. The same write order leaves a
+//! window no driver can close: a count already written over data still to come. Frames without the
+//! OK bit are dropped (the hardware counters count them); frames longer than 1518 bytes count as
+//! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
+//! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as in
+//! e100.c: the stack refuses VLANs on it.
 //!
 //! ## Interrupts and NAPI
 //!
@@ -612,6 +615,12 @@ pub(crate) struct Nic {
     /// receive poll takes it, reads the SCB's RU status and sets it again unless the RU is
     /// ready, restarting the RU once the RFD at the ring's `clean` is empty.
     ru_stopped: AtomicBool,
+    /// QEMU's model may be holding its receive queue until an RU Start: it completed an RFD
+    /// empty with the RU reading ready and took no frame after it (`Received::held`). Set by
+    /// that poll; cleared by the first poll that delivers a frame. While it is set, every
+    /// receive poll, the watchdog's included, starts the RU where it stands: a start the SCB
+    /// refused or the chip did not act on is tried again, the RU reading ready all along.
+    ru_held: AtomicBool,
     /// CBs may be in flight (queued, or with the CU and not yet cleaned): set under `cu` by
     /// whatever queues one, and by poll to what its clean left. A poll that finds it clear
     /// leaves the CB ring and its lock alone: a CB queued after the flag was read completes
@@ -827,12 +836,23 @@ impl Nic {
         // RU is left alone (an RNR from before the last restart is stale); one that
         // is not receiving is restarted once the RFD it would start at is empty.
         // Until then the flag is set again and the next poll looks again.
-        let restart = if got.held {
-            // QEMU's model completed an RFD empty and went on, its RU ready but its receive
-            // queue held until an RU Start (upstream's answer to an old stop point it reads
-            // half restored): started where it is, at the next RFD to clean (which held no
-            // frame when the pass stopped there). Without this receive stays dead for good,
-            // the RU reading ready; e100.c's does.
+        // QEMU's model completed an RFD empty and went on, its RU ready but its receive queue
+        // held until an RU Start (upstream's answer to an old stop point it reads half
+        // restored): started where it stands, at the next RFD to clean (which held no frame
+        // when the pass stopped there), by this poll and by every receive poll after it until
+        // a frame comes. Without this receive stays dead for good, the RU reading ready, as
+        // e100.c's does.
+        let held = if got.held {
+            self.ru_held.store(true, Ordering::Relaxed);
+            true
+        } else {
+            let held = self.ru_held.load(Ordering::Relaxed);
+            if held && got.pkts > 0 {
+                self.ru_held.store(false, Ordering::Relaxed);
+            }
+            held && got.pkts == 0
+        };
+        let restart = if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
             self.ru_stopped.swap(false, Ordering::AcqRel);
@@ -1326,6 +1346,7 @@ impl Nic {
         rings::exec_cmd(io, scb::CUC_DUMP_RESET, None)?;
         rings::exec_cmd(io, scb::RUC_START, Some(start))?;
         self.ru_stopped.store(false, Ordering::Release);
+        self.ru_held.store(false, Ordering::Relaxed);
         // Causes a shared line's handler gathered while the interface was down mean nothing now.
         self.irq_cause.store(0, Ordering::Relaxed);
         drop(cu);
@@ -1867,6 +1888,7 @@ impl E100Driver {
                 tx_timeout: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
+                ru_held: AtomicBool::new(false),
                 tx_busy: AtomicBool::new(false),
                 irq_cause: AtomicU32::new(0),
                 ich: ich != 0,
