@@ -43,9 +43,11 @@
 # the two runs show how well they repeat. The counting boots run the tick periodically
 # (nohz=off; the wall rounds keep the benchmark kernel's NO_HZ_IDLE): with the tick stopped on
 # idle, whether an idle entry between paced frames stops it depends on timing, and the paced
-# receive phases' whole-kernel counts moved 1.4-2.1% between runs. Both drivers count with NAPI in softirq context,
-# their default, set all the same (e100test.threaded=0): a NAPI thread's wake-ups (about 3,000
-# instructions a received frame here) are the scheduler's cost, not the driver's.
+# receive phases' whole-kernel counts moved 1.4-2.1% between two runs made to check it. The
+# counting guest also folds the per-CPU statistics hourly (scripts/bench/count.sh). Both drivers
+# count with NAPI in softirq context, their default, set all the same (e100test.threaded=0): a
+# NAPI thread's wake-ups (about 3,000 instructions a received frame here) are the scheduler's
+# cost, not the driver's.
 #
 # Results go to DIR (default results/bench-DATE in the repo): the command line, the logs, one
 # JSON per count run, summary.md and the charts (PNG).
@@ -54,7 +56,7 @@ export E100_RS_KVARIANT=bench
 LOG_TAG=bench
 . "$(dirname "$0")/common.sh"
 
-count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 orate=0 repeats=4 rxring="" napi="" gro="" rounds=5 runs=2 packets=4000 out=""
+count_only=0 wall_only=0 sweep_only=0 tcp_only=0 small_only=0 orate=0 repeats=4 repeats_set=0 rxring="" napi="" gro="" rounds=5 runs=2 packets=4000 out=""
 cmdline="scripts/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -74,8 +76,8 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--repeats)
-		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--repeats N"
-		repeats=$2
+		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--repeats N (with --overload-only)"
+		repeats=$2 repeats_set=1
 		shift 2
 		;;
 	--napi)
@@ -222,6 +224,7 @@ wall() {
 	wait "$spid" || true
 	grep -q '@@BENCH DONE' "$base-pair-client.log" || log "warning: $d round $r (pair) did not finish"
 }
+[ "$orate" -gt 0 ] || [ "$repeats_set" -eq 0 ] || die "--repeats goes with --overload-only"
 [ $((sweep_only + tcp_only + small_only + (orate > 0))) -le 1 ] ||
 	die "one of --sweep-only, --tcp-only, --small-only, --overload-only"
 only=""
