@@ -806,6 +806,17 @@ impl Nic {
         self.csr.access(dev)
     }
 
+    /// Whether QEMU's model still holds its receive queue after this pass (`ru_held`): it
+    /// began to (`got.held`), or it had and no frame came. Out of line and cold: a poll
+    /// pays one load and a test for it.
+    #[cold]
+    #[inline(never)]
+    fn still_held(&self, got: &rings::Received) -> bool {
+        let held = got.held || got.pkts == 0;
+        self.ru_held.store(held, Ordering::Relaxed);
+        held
+    }
+
     /// The receive half of a poll: cleans the RFA's `ring` through `receiver` and says whether
     /// the RU is to be restarted (at the address given). (A function of its own, inlined: the
     /// same code written inside `poll` measured 2 instructions more a received frame, from
@@ -842,16 +853,7 @@ impl Nic {
         // when the pass stopped there), by this poll and by every receive poll after it until
         // a frame comes. Without this receive stays dead for good, the RU reading ready, as
         // e100.c's does.
-        let held = if got.held {
-            self.ru_held.store(true, Ordering::Relaxed);
-            true
-        } else {
-            let held = self.ru_held.load(Ordering::Relaxed);
-            if held && got.pkts > 0 {
-                self.ru_held.store(false, Ordering::Relaxed);
-            }
-            held && got.pkts == 0
-        };
+        let held = (got.held || self.ru_held.load(Ordering::Relaxed)) && self.still_held(&got);
         let restart = if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
