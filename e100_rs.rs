@@ -807,12 +807,12 @@ impl Nic {
     }
 
     /// Whether QEMU's model still holds its receive queue after this pass (`ru_held`): it
-    /// began to (`got.held`), or it had and no frame came. Out of line and cold: a poll
+    /// began to (`began`: `Received::held`), or it had and no frame came (`pkts`). Out of line and cold: a poll
     /// pays one load and a test for it.
     #[cold]
     #[inline(never)]
-    fn still_held(&self, got: &rings::Received) -> bool {
-        let held = got.held || got.pkts == 0;
+    fn still_held(&self, began: bool, pkts: u32) -> bool {
+        let held = began || pkts == 0;
         self.ru_held.store(held, Ordering::Relaxed);
         held
     }
@@ -853,7 +853,8 @@ impl Nic {
         // when the pass stopped there), by this poll and by every receive poll after it until
         // a frame comes. Without this receive stays dead for good, the RU reading ready, as
         // e100.c's does.
-        let held = (got.held || self.ru_held.load(Ordering::Relaxed)) && self.still_held(&got);
+        let held = (got.held || self.ru_held.load(Ordering::Relaxed))
+            && self.still_held(got.held, got.pkts);
         let restart = if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
