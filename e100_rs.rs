@@ -125,15 +125,18 @@
 //! writes and goes on, the RU still ready; upstream then returns the 0 bytes it took, which QEMU's
 //! net layer reads as "cannot receive now": it holds that frame and every later one until an RU
 //! Start. The poll meeting an empty RFD looks at the next one and, if that is not complete, reads
-//! the SCB (the model finishes a frame before it answers), then reads the RFD again: a count now is
-//! a frame to deliver; still none, the RFD is re-armed in place, nothing counted, and if the RU
-//! reads ready with nothing after it, it is started at the next RFD to clean, where the model
-//! stands (its queue then flows again; e100.c never starts a ready RU, and receives nothing more
-//! for the rest of the boot). A second flag, "held", keeps that up, every receive poll and the
-//! watchdog's starting the RU again, until a poll delivers a frame: a start the SCB refused or the
-//! model did not act on is tried again, though the RU reads ready. The same write order leaves a
-//! window no driver can close: a count already written over data still to come. Frames without the
-//! OK bit are dropped (the hardware counters count them); frames longer than 1518 bytes count as
+//! the SCB (the model finishes a frame before it answers). With the next RFD complete or the RU
+//! stopped it reads the RFD again: a count now is a frame to deliver; still none, the RFD is
+//! re-armed in place, nothing counted. With the RU ready the pass stops there, and after it the RFD
+//! is read again: a count is a frame still being written, left for the poll its own interrupt
+//! brings; still none and the next RFD still empty, the model went on and took nothing since, so
+//! the RFD is re-armed in place and the RU started at the next RFD to clean, where the model stands
+//! (its queue then flows again; e100.c never starts a ready RU, and receives nothing more for the
+//! rest of the boot). A second flag, "held", keeps that up, every receive poll and the watchdog's
+//! starting the RU again, until a poll delivers a frame: a start the SCB refused or the model did
+//! not act on is tried again, though the RU reads ready. The same write order leaves a window no
+//! driver can close: a count already written over data still to come. Frames without the OK bit are
+//! dropped (the hardware counters count them); frames longer than 1518 bytes count as
 //! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
 //! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as in
 //! e100.c: the stack refuses VLANs on it.
