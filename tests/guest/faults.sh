@@ -234,17 +234,22 @@ verdict rx-empty-completions "$r" "20 RFDs completed with 0 bytes during a $MIB 
 # the next RFD, so nothing is lost here). A driver that waits for the RU to stop before it
 # takes an empty RFD for what it is receives nothing more until the RU has filled the rest of
 # the ring: here, 10 of them one frame in 16 among 200 pings, every reply must arrive. ------
+# empty_pings PROPERTY COUNTER: 10 empty completions of the model's PROPERTY kind, one frame in
+# 16, among 200 pings; sets r to what went wrong (empty if nothing) and got to the replies.
+empty_pings() {
+	e0=$(ru_count "$2") d0=$(ethstat "$ifc" rx_dropped) r=""
+	lpctl set "$1" 10 >/dev/null || r="the model has no $1"
+	got=$(ping -c 200 -i 0.02 -W 2 "$HOST" | sed -n 's/.*, \([0-9]*\) packets received.*/\1/p')
+	left=$(lpctl get "$1")
+	lpctl set "$1" 0 >/dev/null
+	e1=$(ru_count "$2") d1=$(ethstat "$ifc" rx_dropped)
+	[ "${got:-0}" -eq 200 ] || r="${got:-0} of 200 replies arrived; ${r:-}"
+	[ "$left" = 0 ] || r="$left of 10 empty completions never came (too few frames received); ${r:-}"
+	[ $((${e1:-0} - ${e0:-0})) -eq 10 ] || r="the model completed $((${e1:-0} - ${e0:-0})) RFDs empty ($1), not 10; ${r:-}"
+	[ -n "$d0" ] && [ "$d1" = "$d0" ] || r="rx_dropped '$d0' -> '$d1': an empty RFD counted as a lost frame; ${r:-}"
+}
 timed rx-empty-go-on
-e0=$(ru_count rfd_emptied) d0=$(ethstat "$ifc" rx_dropped) r=""
-lpctl set rfd-empty 10 >/dev/null || r="the model has no rfd-empty"
-got=$(ping -c 200 -i 0.02 -W 2 "$HOST" | sed -n 's/.*, \([0-9]*\) packets received.*/\1/p')
-left=$(lpctl get rfd-empty)
-lpctl set rfd-empty 0 >/dev/null
-e1=$(ru_count rfd_emptied) d1=$(ethstat "$ifc" rx_dropped)
-[ "${got:-0}" -eq 200 ] || r="${got:-0} of 200 replies arrived; ${r:-}"
-[ "$left" = 0 ] || r="$left of 10 empty completions never came (too few frames received); ${r:-}"
-[ $((${e1:-0} - ${e0:-0})) -eq 10 ] || r="the model completed $((${e1:-0} - ${e0:-0})) RFDs empty, not 10; ${r:-}"
-[ -n "$d0" ] && [ "$d1" = "$d0" ] || r="rx_dropped '$d0' -> '$d1': an empty RFD counted as a lost frame; ${r:-}"
+empty_pings rfd-empty rfd_emptied
 verdict rx-empty-go-on "${r:-ok}" "10 RFDs completed with 0 bytes, the RU going on, among 200 pings: ${got:-0} replies, rx_dropped $d0 -> $d1"
 
 # --- the same as upstream has it in full (patches/qemu, rfd-hold): the model returns the 0
@@ -255,16 +260,7 @@ verdict rx-empty-go-on "${r:-ok}" "10 RFDs completed with 0 bytes, the RU going 
 # pings, every reply must arrive. A failure restarts the interface, for the tests after it. ---
 if [ "$drv" = e100_rs ]; then
 	timed rx-empty-held
-	h0=$(ru_count rfd_held) d0=$(ethstat "$ifc" rx_dropped) r=""
-	lpctl set rfd-hold 10 >/dev/null || r="the model has no rfd-hold"
-	got=$(ping -c 200 -i 0.02 -W 2 "$HOST" | sed -n 's/.*, \([0-9]*\) packets received.*/\1/p')
-	left=$(lpctl get rfd-hold)
-	lpctl set rfd-hold 0 >/dev/null
-	h1=$(ru_count rfd_held) d1=$(ethstat "$ifc" rx_dropped)
-	[ "${got:-0}" -eq 200 ] || r="${got:-0} of 200 replies arrived; ${r:-}"
-	[ "$left" = 0 ] || r="$left of 10 held completions never came (too few frames received); ${r:-}"
-	[ $((${h1:-0} - ${h0:-0})) -eq 10 ] || r="the model held its queue $((${h1:-0} - ${h0:-0})) times, not 10; ${r:-}"
-	[ -n "$d0" ] && [ "$d1" = "$d0" ] || r="rx_dropped '$d0' -> '$d1': an empty RFD counted as a lost frame; ${r:-}"
+	empty_pings rfd-hold rfd_held
 	if [ -n "$r" ]; then
 		ip link set "$ifc" down
 		ip link set "$ifc" up
