@@ -810,8 +810,8 @@ impl Nic {
     }
 
     /// Whether QEMU's model still holds its receive queue after this pass (`ru_held`): it
-    /// began to (`began`: `Received::held`), or it had and no frame came (`pkts`). Out of line and cold: a poll
-    /// pays one load and a test for it.
+    /// began to (`began`: `Received::held`), or it had and no frame came (`pkts`). Out of
+    /// line and cold: a poll pays one load and a test for it.
     #[cold]
     #[inline(never)]
     fn still_held(&self, began: bool, pkts: u32) -> bool {
