@@ -183,7 +183,8 @@ impl Diagnosis {
     /// Judges one period; reports what started and what ended through `report`.
     pub(crate) fn period(&mut self, link: &Link, f: &Figures, mut report: impl FnMut(Event)) {
         let seen = detect(link, f);
-        let traffic = f.tx_good + f.rx_good >= MIN_CLEAN_TRAFFIC;
+        let sent = f.tx_good >= MIN_CLEAN_TRAFFIC;
+        let received = f.rx_good >= MIN_CLEAN_TRAFFIC;
         for (i, p) in PROBLEMS.iter().enumerate() {
             if seen[i] {
                 self.clean[i] = 0;
@@ -194,8 +195,15 @@ impl Diagnosis {
                 }
             } else if self.active[i] {
                 // A stall or an overload ends when it stops; the error signatures need traffic
-                // to prove their absence.
-                let evidence = traffic || matches!(p, Problem::PauseStall | Problem::RxOverload);
+                // in the direction that shows them to prove their absence: late collisions come
+                // only with frames we send (a half-duplex mismatch whose TCP has collapsed
+                // still receives the partner's retransmissions, and that is no proof), receive
+                // errors only with frames received.
+                let evidence = match p {
+                    Problem::PauseStall | Problem::RxOverload => true,
+                    Problem::MismatchWeHalf => sent,
+                    Problem::MismatchWeFull | Problem::NoisyLink => received,
+                };
                 if evidence {
                     self.clean[i] += 1;
                 }

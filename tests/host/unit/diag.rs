@@ -89,6 +89,38 @@ fn one_report_per_episode_then_cleared_by_clean_traffic() {
 }
 
 #[test]
+fn late_collisions_are_disproved_only_by_frames_sent() {
+    // The linkpartner suite's mismatch-nic-half (CI, 2026-12-05): our TCP collapsed, so two
+    // periods carried the partner's retransmissions and almost nothing of ours; they cleared
+    // the episode while the mismatch was still there.
+    let mut d = Diagnosis::default();
+    let l = link(false, true, false);
+    assert_eq!(run(&mut d, &l, &[an_half_vs_forced_full()]).len(), 1);
+    let received_only = Figures {
+        tx_good: 10,
+        rx_good: 3000,
+        ..Figures::default()
+    };
+    assert!(run(&mut d, &l, &[received_only, received_only, received_only]).is_empty());
+    assert_eq!(d.stats()[1], 1, "still a mismatch");
+    let sent = Figures {
+        tx_good: 3000,
+        rx_good: 10,
+        ..Figures::default()
+    };
+    assert_eq!(
+        run(&mut d, &l, &[sent, sent]),
+        ["duplex mismatch cleared: the last two periods were clean"]
+    );
+    // And receive errors only by frames received.
+    let mut d = Diagnosis::default();
+    let l = link(true, false, false);
+    assert_eq!(run(&mut d, &l, &[forced_full_vs_half()]).len(), 1);
+    assert!(run(&mut d, &l, &[sent, sent, sent]).is_empty());
+    assert_eq!(run(&mut d, &l, &[received_only, received_only]).len(), 1);
+}
+
+#[test]
 fn renegotiation_clears_at_once() {
     let mut d = Diagnosis::default();
     run(&mut d, &link(true, false, false), &[forced_full_vs_half()]);
