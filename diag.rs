@@ -6,7 +6,10 @@
 //! Every watchdog period (2 s) the driver folds one statistics dump, which counts since the
 //! previous one, into [`Diagnosis::period`] together with the link as the PHY reports it. Each
 //! problem is an episode: it is reported once when it starts, with the likely cause and the
-//! fix, and once when it clears; its state is in `ethtool -S` meanwhile.
+//! fix, and once when it clears; its state is in `ethtool -S` meanwhile. An error signature
+//! clears after two periods without it that carried traffic in the direction that shows it
+//! (frames sent for late collisions, frames received for receive errors), a stall or an
+//! overload after two periods without it, and every problem when the link changes.
 //!
 //! The signatures (IEEE 802.3 clause 4 and clause 28 physics, and what the field reports show):
 //!
