@@ -133,13 +133,13 @@
 //! the RFD is re-armed in place and the RU started at the next RFD to clean, where the model stands
 //! (its queue then flows again; e100.c never starts a ready RU, and receives nothing more for the
 //! rest of the boot). A second flag, "held", keeps that up, every receive poll and the watchdog's
-//! starting the RU again, until a poll delivers a frame: a start the SCB refused or the model did
-//! not act on is tried again, though the RU reads ready. The same write order leaves a window no
-//! driver can close: a count already written over data still to come. Frames without the OK bit are
-//! dropped (the hardware counters count them); frames longer than 1518 bytes count as
-//! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
-//! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as in
-//! e100.c: the stack refuses VLANs on it.
+//! starting the RU again, until a poll's pass takes an RFD (the model's queue moves again): a start
+//! the SCB refused or the model did not act on is tried again, though the RU reads ready. The same
+//! write order leaves a window no driver can close: a count already written over data still to
+//! come. Frames without the OK bit are dropped (the hardware counters count them); frames longer
+//! than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame longer than
+//! 1518 bytes at all (Configure's long-frame bit came with the 82558), so its net_device is
+//! VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
 //! ## Interrupts and NAPI
 //!
@@ -620,7 +620,7 @@ pub(crate) struct Nic {
     ru_stopped: AtomicBool,
     /// QEMU's model may be holding its receive queue until an RU Start: it completed an RFD
     /// empty with the RU reading ready and took no frame after it (`Received::held`). Set by
-    /// that poll; cleared by the first poll that delivers a frame. While it is set, every
+    /// that poll; cleared by the first poll whose pass consumed an RFD. While it is set, every
     /// receive poll, the watchdog's included, starts the RU where it stands: a start the SCB
     /// refused or the chip did not act on is tried again, the RU reading ready all along.
     ru_held: AtomicBool,
@@ -810,12 +810,14 @@ impl Nic {
     }
 
     /// Whether QEMU's model still holds its receive queue after this pass (`ru_held`): it
-    /// began to (`began`: `Received::held`), or it had and no frame came (`pkts`). Out of
-    /// line and cold: a poll pays one load and a test for it.
+    /// began to (`began`: `Received::held`), or it had and the RU took nothing (`work`, the
+    /// RFDs this pass consumed: a frame refused or dropped still shows the queue moving; an
+    /// accepted RU Start has the model flush its queue into the RFDs at once). Out of line and
+    /// cold: a poll pays one load and a test for it.
     #[cold]
     #[inline(never)]
-    fn still_held(&self, began: bool, pkts: u32) -> bool {
-        let held = began || pkts == 0;
+    fn still_held(&self, began: bool, work: usize) -> bool {
+        let held = began || work == 0;
         self.ru_held.store(held, Ordering::Relaxed);
         held
     }
@@ -857,7 +859,7 @@ impl Nic {
         // a frame comes. Without this receive stays dead for good, the RU reading ready, as
         // e100.c's does.
         let held = (got.held || self.ru_held.load(Ordering::Relaxed))
-            && self.still_held(got.held, got.pkts);
+            && self.still_held(got.held, got.work);
         let restart = if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
@@ -899,7 +901,9 @@ impl Nic {
                     // `ru_stopped` stays set (the poll that asks for the restart just set it):
                     // refused, the next poll tries again; accepted, the next poll reads the RU
                     // status, so a start the chip took but did not act on is found then, not
-                    // a watchdog period later.
+                    // a watchdog period later. A start for QEMU's held queue (`ru_held`) is
+                    // retried the same way by the next receive poll, which, no frame coming
+                    // while the queue is held, is the watchdog's: up to a period later.
                     let _ = rings::exec_cmd(io, scb::RUC_START, Some(addr));
                 }
                 match cu.ring.as_mut() {
