@@ -38,13 +38,16 @@
 # counted per frame taken in), and scripts/bench/insns.py
 # turns the counts into instructions per packet: in the driver's module, the Rust helpers, the
 # rest of the kernel's Rust code, the whole kernel. Counts do not depend on the machine's speed
-# (tcp-512's depend on how ACKs and interrupts fall in time, not on how fast they come; the
+# as long as the guest keeps up with the paced phases (a frame every 2.5 ms, each taken alone:
+# count.sh reports a phase whose interrupts say otherwise, as on a host loaded beside the run;
+# tcp-512's depend on how ACKs and interrupts fall in time, not on how fast they come; the
 # floods' on how many frames get in, which the machine's speed decides);
 # the two runs show how well they repeat. The counting boots run the tick periodically
 # (nohz=off; the wall rounds keep the benchmark kernel's NO_HZ_IDLE): with the tick stopped on
 # idle, whether an idle entry between paced frames stops it depends on timing, and the paced
 # receive phases' whole-kernel counts moved 1.4-2.1% between two runs made to check it. The
-# counting guest also folds the per-CPU statistics hourly (scripts/bench/count.sh). Both drivers
+# counting guest also folds the per-CPU statistics hourly, holds the host's neighbour entry
+# permanent and runs without TCP early demux (scripts/bench/count.sh says why). Both drivers
 # count with NAPI in softirq context, their default, set all the same (e100test.threaded=0): a
 # NAPI thread's wake-ups (about 3,000 instructions a received frame here) are the scheduler's
 # cost, not the driver's.
