@@ -47,7 +47,11 @@
 # idle, whether an idle entry between paced frames stops it depends on timing, and the paced
 # receive phases' whole-kernel counts moved 1.4-2.1% between two runs made to check it. The
 # counting guest also folds the per-CPU statistics hourly, holds the host's neighbour entry
-# permanent and runs without TCP early demux (scripts/bench/count.sh says why). Both drivers
+# permanent and runs without TCP early demux (scripts/bench/count.sh says why), and its vCPU has
+# RDRAND (TCG emulates it), so the kernel's random number generator is ready at boot: without a
+# seed it came ready ("crng init done") only around the ping phase, and until then every
+# get_random_u32 (one a ping, for the IP ID) cost a ChaCha block of its own, which moved e100's
+# ping whole-kernel row 1.70% between two runs. Both drivers
 # count with NAPI in softirq context, their default, set all the same (e100test.threaded=0): a
 # NAPI thread's wake-ups (about 3,000 instructions a received frame here) are the scheduler's
 # cost, not the driver's.
@@ -164,7 +168,7 @@ count() {
 	ipid=$!
 	"$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
 		--smp 1 --timeout 900 --log "$base.log" \
-		--qemu-arg -accel --qemu-arg tcg,thread=single \
+		--qemu-arg -accel --qemu-arg tcg,thread=single --qemu-arg -cpu --qemu-arg qemu64,+rdrand \
 		--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts" \
 		--append "e100test.bport=$port e100test.iperf=$iport e100test.bcount=$packets e100test.threaded=0 nohz=off"
 	kill "$ipid" 2>/dev/null || true
