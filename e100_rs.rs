@@ -134,9 +134,7 @@
 //! (its queue then flows again; e100.c never starts a ready RU, and receives nothing more for the
 //! rest of the boot). A second flag, "held", keeps that up, every receive poll and the watchdog's
 //! starting the RU again, until a poll's pass takes an RFD (the model's queue moves again): a start
-//! the SCB refused or the model did not act on is tried again, though the RU reads ready. "Held"
-//! is set only with "stopped" set, which is cleared only once "held" is clear, so a poll with
-//! neither looks at one flag, as before. The same
+//! the SCB refused or the model did not act on is tried again, though the RU reads ready. The same
 //! write order leaves a window no driver can close: a count already written over data still to
 //! come. Frames without the OK bit are dropped (the hardware counters count them); frames longer
 //! than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame longer than
@@ -625,8 +623,6 @@ pub(crate) struct Nic {
     /// that poll; cleared by the first poll whose pass consumed an RFD. While it is set, every
     /// receive poll, the watchdog's included, starts the RU where it stands: a start the SCB
     /// refused or the chip did not act on is tried again, the RU reading ready all along.
-    /// Set only with `ru_stopped` set, which is cleared only once this is clear: a poll that
-    /// finds `ru_stopped` clear need not look at this.
     ru_held: AtomicBool,
     /// CBs may be in flight (queued, or with the CU and not yet cleaned): set under `cu` by
     /// whatever queues one, and by poll to what its clean left. A poll that finds it clear
@@ -817,47 +813,13 @@ impl Nic {
     /// began to (`began`: `Received::held`), or it had and the RU took nothing (`work`, the
     /// RFDs this pass consumed: a frame refused or dropped still shows the queue moving; an
     /// accepted RU Start has the model flush its queue into the RFDs at once). Out of line and
-    /// cold.
+    /// cold: a poll pays one load and a test for it.
     #[cold]
     #[inline(never)]
     fn still_held(&self, began: bool, work: usize) -> bool {
         let held = began || work == 0;
         self.ru_held.store(held, Ordering::Relaxed);
-        if held {
-            // The next receive poll comes to `check_ru` for it (`ru_held` implies
-            // `ru_stopped`: only `check_ru` clears `ru_stopped`, and only once `ru_held` is
-            // clear).
-            self.ru_stopped.store(true, Ordering::Release);
-        }
         held
-    }
-
-    /// The receive half's look at the RU, after a pass that found the RU flagged as possibly
-    /// stopped, reached the stop point or found QEMU's queue held (`began`: `Received::held`),
-    /// having consumed `work` RFDs: returns where to start the RU, if it is to be started.
-    ///
-    /// QEMU's model may have completed an RFD empty and gone on, its RU ready but its receive
-    /// queue held until an RU Start (upstream's answer to an old stop point it reads half
-    /// restored): the RU is started where it stands, at the next RFD to clean (which held no
-    /// frame when the pass stopped there), by this poll and by every receive poll after it
-    /// until a pass takes an RFD. Without this receive stays dead for good, the RU reading
-    /// ready, as e100.c's does. Otherwise `ru_stopped` is taken before the SCB read (a locked
-    /// swap, on these rare polls only), so an RNR or a watchdog request that comes after the
-    /// read stays for the next poll. A ready RU is left alone (an RNR from before the last
-    /// restart is stale); one that is not receiving is restarted once the RFD it would start
-    /// at is empty. Until then the flag is set again and the next poll looks again.
-    #[inline(always)]
-    fn check_ru(&self, io: &Csr, ring: &RxRing, began: bool, work: usize) -> Option<u32> {
-        if (began || self.ru_held.load(Ordering::Relaxed)) && self.still_held(began, work) {
-            return ring.can_restart().then(|| ring.start_addr());
-        }
-        self.ru_stopped.swap(false, Ordering::AcqRel);
-        if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
-            None
-        } else {
-            self.ru_stopped.store(true, Ordering::Release);
-            ring.can_restart().then(|| ring.start_addr())
-        }
     }
 
     /// The receive half of a poll: cleans the RFA's `ring` through `receiver` and says whether
@@ -880,14 +842,34 @@ impl Nic {
         let got = ring.clean(receiver, bound, opts, || {
             io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY
         });
-        // Whether the RU stopped: when its RNR was seen, when this pass reached the stop point
-        // (e100.c looks at the RU there), in the poll after an RU_START, or in the watchdog's
-        // poll (the safety net, for an RU stopped with nothing noticed), the SCB's RU status
-        // decides; the data path's other polls read no register (but for an empty RFD, see
-        // `RxRing::clean`) and test what they hold in registers and one flag, `ru_stopped`
-        // (which `ru_held` implies), as before QEMU's held queue was known (`check_ru`).
-        let restart = if got.held || got.at_stop || self.ru_stopped.load(Ordering::Acquire) {
-            self.check_ru(io, ring, got.held, got.work)
+        // Whether the RU stopped: when its RNR was seen, when this pass reached the
+        // stop point (e100.c looks at the RU there), in the poll after an RU_START, or
+        // in the watchdog's poll (the safety net, for an RU stopped with nothing
+        // noticed), the SCB's RU status decides; the data path's other polls read no
+        // register (but for an empty RFD, see `RxRing::clean`). The flag is taken
+        // before the read (a locked swap, on these rare polls only), so an RNR or a
+        // watchdog request that comes after the read stays for the next poll. A ready
+        // RU is left alone (an RNR from before the last restart is stale); one that
+        // is not receiving is restarted once the RFD it would start at is empty.
+        // Until then the flag is set again and the next poll looks again.
+        // QEMU's model completed an RFD empty and went on, its RU ready but its receive queue
+        // held until an RU Start (upstream's answer to an old stop point it reads half
+        // restored): started where it stands, at the next RFD to clean (which held no frame
+        // when the pass stopped there), by this poll and by every receive poll after it until
+        // a frame comes. Without this receive stays dead for good, the RU reading ready, as
+        // e100.c's does.
+        let held = (got.held || self.ru_held.load(Ordering::Relaxed))
+            && self.still_held(got.held, got.work);
+        let restart = if held {
+            ring.can_restart().then(|| ring.start_addr())
+        } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
+            self.ru_stopped.swap(false, Ordering::AcqRel);
+            if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
+                None
+            } else {
+                self.ru_stopped.store(true, Ordering::Release);
+                ring.can_restart().then(|| ring.start_addr())
+            }
         } else {
             None
         };
