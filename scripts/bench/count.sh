@@ -39,15 +39,18 @@ echo "@@BENCH MEMUP $((m0 - $(memfree))) kB"
 # probes) rather than the cached header, about 40 kernel instructions a TCP frame in one of two
 # e100 runs made to check (2026-12-05).
 hmac=$(ip neigh show "$HOST" dev "$ifc" | awk '{for (k = 1; k < NF; k++) if ($k == "lladdr") print $(k + 1)}')
-[ -n "$hmac" ] && ip neigh replace "$HOST" lladdr "$hmac" nud permanent dev "$ifc" ||
+if [ -z "$hmac" ]; then
 	echo "@@BENCH ERROR no neighbour entry for $HOST to make permanent"
+elif ! ip neigh replace "$HOST" lladdr "$hmac" nud permanent dev "$ifc"; then
+	echo "@@BENCH ERROR ip neigh replace $HOST lladdr $hmac nud permanent failed"
+fi
 # No TCP early demux: whether a connection's ACKs find the socket's cached input route depends
 # on timing. Its SYN-ACK, handled from the socket's backlog (it came while connect() still held
 # the socket), leaves none cached, and every ACK after it, handled from the backlog as well
 # while iperf3 writes, takes the full route lookup (fib_table_lookup, ip_route_input_rcu,
 # fib_validate_source: about 200 kernel instructions a frame in tcp-512, in one of two e100
 # runs). Without early demux every ACK takes that lookup: the same path in every run.
-echo 0 >/proc/sys/net/ipv4/tcp_early_demux
+echo 0 >/proc/sys/net/ipv4/tcp_early_demux || echo "@@BENCH ERROR tcp_early_demux not turned off"
 
 for m in e100_rs e100 mii; do
 	[ -d "/sys/module/$m/sections" ] || continue
@@ -76,20 +79,22 @@ phase() {
 	echo "@@BENCH PHASE $m $name tx=$((t1 - t0)) rx=$((r1 - r0)) irq=$((i1 - i0)) $out"
 	paced "$name" $((t1 - t0)) $((r1 - r0)) $((i1 - i0))
 }
-# paced NAME TX RX IRQ: a paced phase's counts are the path of a frame taken alone (an
-# interrupt and a poll each; a ping's request and reply share one) only if the guest kept up
-# with the pacing. A guest slowed by a loaded host takes frames two or more to a poll and
-# counts fewer instructions a frame (e100's rx-1400: 335 in all against 383, with 3,176
-# interrupts for 4,004 frames, beside a CI run): that is said, not reported as the paced path.
+# paced NAME TX RX IRQ: a paced receive phase's counts are the path of a frame taken alone (an
+# interrupt and a poll each; a ping's request and reply share one) only if every frame came
+# alone. On a clean run the interrupts are the frames and a few more (the watchdog's, ARP); a
+# guest slowed by a loaded host, or a QEMU that delivered two datagrams together, takes two to a
+# poll and counts fewer instructions a frame (e100's rx-1400: 335 in all against 383, with
+# 3,176 interrupts for 4,004 frames, beside a CI run), so fewer interrupts than frames is an
+# error (bench.sh makes the boot again). Transmit phases are not paced (udpb sends as fast as
+# it can): how their completions fall is the driver's and is counted as it is.
 paced() {
 	case $1 in
-	tx-*) want=$2 ;;
 	rx-1400 | rx-64) want=$3 ;;
 	ping) want=$((($2 + $3) / 2)) ;;
 	*) return 0 ;;
 	esac
-	[ $(($4 * 100)) -ge $((want * 99)) ] ||
-		echo "@@BENCH ERROR $1: $4 interrupts for $want frames taken alone: the guest fell behind the pacing (a loaded host?); its counts are not the paced path's"
+	[ "$4" -ge "$want" ] ||
+		echo "@@BENCH ERROR $1: $4 interrupts for $want frames meant to come alone: the guest fell behind (a loaded host?) or frames came together; its counts are not the paced path's"
 }
 marked() { # marked MARK COMMAND...: markers around COMMAND, from this shell
 	m=$1

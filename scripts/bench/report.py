@@ -66,11 +66,17 @@ def load_wall(d):
                         pass
                 elif "@@BENCH ERROR" in line:
                     errors.append(f"{os.path.basename(p)}: {line.strip()}")
-    # The counting boots' errors too (a failed phase, an ethtool setting not taken).
+    # The counting boots' errors too (a failed phase, an ethtool setting not taken, paced
+    # frames not taken alone), and the boots made again because their paced frames were not
+    # (bench.sh keeps what each such boot said in count-DRIVER-RUN.retried).
     for p in sorted(glob.glob(os.path.join(d, "count-*-*.log"))):
         with open(p, errors="replace") as f:
             errors += [f"{os.path.basename(p)}: {line.strip()}" for line in f
                        if "@@BENCH ERROR" in line]
+    for p in sorted(glob.glob(os.path.join(d, "count-*-*.retried"))):
+        with open(p, errors="replace") as f:
+            errors += [f"{os.path.basename(p)}: {line.strip()} (not counted: made again)"
+                       for line in f if line.strip()]
     return vals, errors
 
 
