@@ -856,8 +856,8 @@ impl Nic {
         // held until an RU Start (upstream's answer to an old stop point it reads half
         // restored): started where it stands, at the next RFD to clean (which held no frame
         // when the pass stopped there), by this poll and by every receive poll after it until
-        // a frame comes. Without this receive stays dead for good, the RU reading ready, as
-        // e100.c's does.
+        // a pass takes an RFD (`still_held`). Without this receive stays dead for good, the RU
+        // reading ready, as e100.c's does.
         let held = (got.held || self.ru_held.load(Ordering::Relaxed))
             && self.still_held(got.held, got.work);
         let restart = if held {
