@@ -171,6 +171,13 @@ kprobe_add() {
 	echo "$syms"
 }
 
+# kprobe_add_kernel NAME SYMBOL: a kprobe event e100test/NAME on the kernel's function SYMBOL.
+kprobe_add_kernel() {
+	[ -d "$TRACING/events" ] || mount -t tracefs nodev "$TRACING" || return 1
+	echo "p:e100test/$1 $2" >>"$TRACING/kprobe_events" || return 1
+	echo 1 >"$TRACING/events/e100test/$1/enable"
+}
+
 # kprobe_hits NAME: how many times the probe fired.
 kprobe_hits() { awk -v e="e100test/$1" '$1 == e || $1 == substr(e, 10) {print $2}' "$TRACING/kprobe_profile"; }
 
