@@ -141,39 +141,41 @@ u8 rust_helper_skb_rx_frame(struct sk_buff *skb, unsigned int offset, unsigned i
 }
 
 /*
- * Whether GRO could do nothing with @skb, a received frame whose device gave no checksum
- * (CHECKSUM_NONE), but verify its UDP checksum in software and pass it on: a UDP datagram (over
- * IPv4, or over IPv6 with no extension header) that udp_gro_receive() would not merge, as no
- * UDP tunnel or UDP_GRO socket of its family exists (the static key udp4_gro_receive() and
- * udp6_gro_receive() test before looking for one) and neither UDP GRO feature of the device
- * (rx-gro-list, rx-udp-gro-forwarding) is on.
+ * Whether GRO could do nothing with @skb, a received frame, but pass it on: a UDP datagram
+ * (over IPv4, or over IPv6 with no extension header) that udp_gro_receive() would not merge, as
+ * no UDP tunnel or UDP_GRO socket of its family is open (the static key udp4_gro_receive() and
+ * udp6_gro_receive() test before looking one up) and neither UDP GRO feature of the device
+ * (rx-gro-list, rx-udp-gro-forwarding) is on. On the way GRO would verify its checksum, in
+ * software where the device gave none.
  */
 static bool skb_rx_gro_futile(const struct sk_buff *skb)
 {
-	if (skb->ip_summed != CHECKSUM_NONE ||
-	    (skb->dev->features & (NETIF_F_GRO_FRAGLIST | NETIF_F_GRO_UDP_FWD)))
-		return false;
-	if (skb->protocol == htons(ETH_P_IP))
-		return skb_headlen(skb) >= sizeof(struct iphdr) &&
-		       ((const struct iphdr *)skb->data)->protocol == IPPROTO_UDP &&
-		       !static_branch_unlikely(&udp_encap_needed_key);
+	if (likely(skb->protocol == htons(ETH_P_IP))) {
+		if (skb_headlen(skb) < sizeof(struct iphdr) ||
+		    ((const struct iphdr *)skb->data)->protocol != IPPROTO_UDP ||
+		    static_branch_unlikely(&udp_encap_needed_key))
+			return false;
 #if IS_ENABLED(CONFIG_IPV6)
-	if (skb->protocol == htons(ETH_P_IPV6))
-		return skb_headlen(skb) >= sizeof(struct ipv6hdr) &&
-		       ((const struct ipv6hdr *)skb->data)->nexthdr == IPPROTO_UDP &&
-		       !static_branch_unlikely(&udpv6_encap_needed_key);
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		if (skb_headlen(skb) < sizeof(struct ipv6hdr) ||
+		    ((const struct ipv6hdr *)skb->data)->nexthdr != IPPROTO_UDP ||
+		    static_branch_unlikely(&udpv6_encap_needed_key))
+			return false;
 #endif
-	return false;
+	} else {
+		return false;
+	}
+	return !(skb->dev->features & (NETIF_F_GRO_FRAGLIST | NETIF_F_GRO_UDP_FWD));
 }
 
 /*
  * Hands a received frame (protocol set, data at its network header) to the stack from a NAPI
- * poll with a budget: through GRO, but for a frame GRO could only checksum (above), which goes
- * straight up (netif_receive_skb(), as drivers without GRO hand frames up). GRO checksums a
- * datagram before its socket may drop it; past GRO, a datagram its socket drops (a reader
- * behind, a full receive buffer) is never summed, and one it keeps is summed as it is copied
- * to the reader. Under a UDP flood on a device without receive checksums that is the
- * difference between a reader that keeps up and one that starves.
+ * poll with a budget: through GRO, but for a UDP datagram GRO could not merge (above), which
+ * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up). GRO checksums
+ * a datagram before its socket may drop it; past GRO, one its socket drops (a reader behind, a
+ * full receive buffer) is never summed, and one it keeps is summed as it is copied to the
+ * reader. Under a UDP flood on a device without receive checksums that is the difference
+ * between a reader that keeps up and one that starves.
  */
 void rust_helper_napi_receive_frame(struct napi_struct *napi, struct sk_buff *skb)
 {

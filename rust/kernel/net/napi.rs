@@ -285,13 +285,13 @@ impl Receiver<'_> {
     /// Returns whether it was sent to a group (multicast or broadcast) address;
     /// [`EINVAL`](crate::error::code::EINVAL) (the buffer dropped) where `into_frame` fails.
     ///
-    /// The frame goes up through GRO, as by [`Poll::gro_receive`], unless GRO could do nothing
-    /// with it but verify its checksum in software: a UDP datagram (the device gives no receive
-    /// checksum) that no UDP tunnel or `UDP_GRO` socket of its IP version could take merged,
-    /// with the device's UDP GRO features (`rx-gro-list`, `rx-udp-gro-forwarding`) off. Such a
-    /// datagram goes straight up (`netif_receive_skb()`), where its socket sums it only if it
-    /// keeps it: under a flood the socket drops most of them, and GRO's sums would be work the
-    /// reader could not have.
+    /// The frame goes up through GRO, as by [`Poll::gro_receive`], unless GRO could not merge
+    /// it: a UDP datagram when no UDP tunnel or `UDP_GRO` socket of its IP version is open and
+    /// the device's UDP GRO features (`rx-gro-list`, `rx-udp-gro-forwarding`) are off. Such a
+    /// datagram goes straight up (`netif_receive_skb()`). GRO would verify its checksum on the
+    /// way, in software (frames made here carry none from the device), before its socket may
+    /// drop it; past GRO the socket sums it only if it keeps it. Under a flood the socket drops
+    /// most of them, and GRO's sums would be CPU time the reader could not have.
     ///
     /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
     /// made for the device whose poll this is, so it needs no check that it is that device's.
@@ -302,9 +302,9 @@ impl Receiver<'_> {
         let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev) }?;
         // SAFETY: inside this context's poll with a budget (type invariant), with bottom halves
         // disabled, as both ways up want; the buffer is a received frame of this NAPI
-        // context's device (made for it just above), linear, its data at the network header,
-        // whose `dev` and protocol `eth_type_trans` set, and which nothing marked checksummed:
-        // what the helper reads. Its ownership passes to the stack.
+        // context's device (made for it just above), its data at the network header, whose
+        // `dev` and protocol `eth_type_trans` set (what the helper reads, with the linear
+        // data's first bytes, in C). Its ownership passes to the stack.
         unsafe { bindings::napi_receive_frame(self.napi, frame.into_raw().as_ptr()) };
         Ok(group)
     }
