@@ -3,7 +3,11 @@
 #include <linux/etherdevice.h>
 #include <linux/mii.h>
 #include <linux/netdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <net/busy_poll.h>
+#include <net/gro.h>
 #include <net/udp.h>
 
 void *rust_helper_netdev_priv(const struct net_device *dev)
@@ -141,28 +145,34 @@ u8 rust_helper_skb_rx_frame(struct sk_buff *skb, unsigned int offset, unsigned i
 }
 
 /*
- * Whether GRO could do nothing with @skb, a received frame, but pass it on: a UDP datagram
- * (over IPv4, or over IPv6 with no extension header) that udp_gro_receive() would not merge, as
- * no UDP tunnel or UDP_GRO socket of its family is open (the static key udp4_gro_receive() and
- * udp6_gro_receive() test before looking one up) and neither UDP GRO feature of the device
+ * Whether GRO could do nothing with @skb, a received frame, but pass it on: a UDP datagram (over
+ * IPv4, or over IPv6 with no extension header; not VLAN-tagged) that udp_gro_receive() would not
+ * merge, as the UDP GRO socket lookup of its IP version is off (the static key
+ * udp4_gro_receive() and udp6_gro_receive() test: on while any UDP tunnel, UDP_GRO or other
+ * encapsulation socket is open, in any namespace) and neither UDP GRO feature of the device
  * (rx-gro-list, rx-udp-gro-forwarding) is on. On the way GRO would verify its checksum, in
- * software where the device gave none.
+ * software where the device gave none, and walk its layers for nothing.
  */
 static bool skb_rx_gro_futile(const struct sk_buff *skb)
 {
-	if (likely(skb->protocol == htons(ETH_P_IP))) {
+	switch (skb->protocol) {
+#if IS_ENABLED(CONFIG_INET)
+	case htons(ETH_P_IP):
 		if (skb_headlen(skb) < sizeof(struct iphdr) ||
 		    ((const struct iphdr *)skb->data)->protocol != IPPROTO_UDP ||
 		    static_branch_unlikely(&udp_encap_needed_key))
 			return false;
+		break;
+#endif
 #if IS_ENABLED(CONFIG_IPV6)
-	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+	case htons(ETH_P_IPV6):
 		if (skb_headlen(skb) < sizeof(struct ipv6hdr) ||
 		    ((const struct ipv6hdr *)skb->data)->nexthdr != IPPROTO_UDP ||
 		    static_branch_unlikely(&udpv6_encap_needed_key))
 			return false;
+		break;
 #endif
-	} else {
+	default:
 		return false;
 	}
 	return !(skb->dev->features & (NETIF_F_GRO_FRAGLIST | NETIF_F_GRO_UDP_FWD));
@@ -171,18 +181,32 @@ static bool skb_rx_gro_futile(const struct sk_buff *skb)
 /*
  * Hands a received frame (protocol set, data at its network header) to the stack from a NAPI
  * poll with a budget: through GRO, but for a UDP datagram GRO could not merge (above), which
- * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up). GRO checksums
- * a datagram before its socket may drop it; past GRO, one its socket drops (a reader behind, a
- * full receive buffer) is never summed, and one it keeps is summed as it is copied to the
- * reader. Under a UDP flood on a device without receive checksums that is the difference
- * between a reader that keeps up and one that starves.
+ * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up), marked with
+ * the NAPI context for busy polling as GRO would have marked it. What GRO passed on unmerged
+ * and still holds for the list receive goes up first, so a flow's earlier frames (an IPv6
+ * fragment, which GRO takes) stay ahead of its later ones. GRO checksums a datagram before its
+ * socket may drop it; past GRO, the stack sums one when it must (a short one at once, one a
+ * socket filter or conntrack looks at, one the socket keeps as it is copied), not one that a
+ * full socket buffer drops. Under a UDP flood on a device without receive checksums those are
+ * most of them.
  */
+static noinline void napi_rx_straight_up(struct napi_struct *napi, struct sk_buff *skb)
+{
+	gro_normal_list(napi);
+	netif_receive_skb(skb);
+}
+
 void rust_helper_napi_receive_frame(struct napi_struct *napi, struct sk_buff *skb)
 {
-	if (skb_rx_gro_futile(skb))
-		netif_receive_skb(skb);
-	else
+	if (!skb_rx_gro_futile(skb)) {
 		napi_gro_receive(napi, skb);
+		return;
+	}
+	skb_mark_napi_id(skb, napi);
+	if (unlikely(napi->rx_count))
+		napi_rx_straight_up(napi, skb);
+	else
+		netif_receive_skb(skb);
 }
 
 bool rust_helper_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,

@@ -171,9 +171,11 @@ kprobe_add() {
 	echo "$syms"
 }
 
-# kprobe_add_kernel NAME SYMBOL: a kprobe event e100test/NAME on the kernel's function SYMBOL.
+# kprobe_add_kernel NAME SYMBOL: a kprobe event e100test/NAME on the kernel's function SYMBOL
+# (one of the same name left from before is taken away first).
 kprobe_add_kernel() {
 	[ -d "$TRACING/events" ] || mount -t tracefs nodev "$TRACING" || return 1
+	[ ! -d "$TRACING/events/e100test/$1" ] || kprobe_del "$1" 2>/dev/null
 	echo "p:e100test/$1 $2" >>"$TRACING/kprobe_events" || return 1
 	echo 1 >"$TRACING/events/e100test/$1/enable"
 }

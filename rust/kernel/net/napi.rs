@@ -285,13 +285,18 @@ impl Receiver<'_> {
     /// Returns whether it was sent to a group (multicast or broadcast) address;
     /// [`EINVAL`](crate::error::code::EINVAL) (the buffer dropped) where `into_frame` fails.
     ///
-    /// The frame goes up through GRO, as by [`Poll::gro_receive`], unless GRO could not merge
-    /// it: a UDP datagram when no UDP tunnel or `UDP_GRO` socket of its IP version is open and
-    /// the device's UDP GRO features (`rx-gro-list`, `rx-udp-gro-forwarding`) are off. Such a
-    /// datagram goes straight up (`netif_receive_skb()`). GRO would verify its checksum on the
-    /// way, in software (frames made here carry none from the device), before its socket may
-    /// drop it; past GRO the socket sums it only if it keeps it. Under a flood the socket drops
-    /// most of them, and GRO's sums would be CPU time the reader could not have.
+    /// The frame goes up through GRO, as by [`Poll::gro_receive`], but for a UDP datagram GRO
+    /// could not merge: over IPv4, or IPv6 with no extension header, not VLAN-tagged, while the
+    /// kernel's UDP GRO socket lookup for its IP version is off (no UDP tunnel, `UDP_GRO` or
+    /// other encapsulation socket open, in any namespace) and the device's UDP GRO features
+    /// (`rx-gro-list`, `rx-udp-gro-forwarding`) are off. Such a datagram goes straight up
+    /// (`netif_receive_skb()`), marked with the NAPI context for busy polling as GRO marks
+    /// frames, after whatever GRO still holds unmerged for its list receive (so a flow keeps
+    /// its order). GRO would walk its layers and verify the checksum in software (frames made
+    /// here carry none from the device) before the socket may drop the datagram; past GRO the
+    /// stack sums it only when it must (a short one, one a socket filter or conntrack looks
+    /// at, one the socket keeps), not one a full socket buffer drops, as most are under a
+    /// flood.
     ///
     /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
     /// made for the device whose poll this is, so it needs no check that it is that device's.
