@@ -148,7 +148,7 @@
 //! of e100.c's per-frame kernel cost, the checksum the largest part) was CPU time the reader
 //! lost: it got 0.75-0.82x of e100.c's delivery at four times the lossless rate, and some trials
 //! collapsed (see the README). Such datagrams go straight up as e100.c's do; GRO still takes
-//! them while a UDP tunnel or a `UDP_GRO` socket is open.
+//! them while a UDP tunnel or a `UDP_GRO` socket is open, or UDP GRO forwarding is on.
 //!
 //! ## Interrupts and NAPI
 //!
