@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/etherdevice.h>
-#include <linux/mii.h>
-#include <linux/netdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/mii.h>
+#include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/busy_poll.h>
 #include <net/gro.h>
@@ -179,6 +179,16 @@ static bool skb_rx_gro_futile(const struct sk_buff *skb)
 }
 
 /*
+ * A datagram straight up behind what GRO holds unmerged: out of line, so that the usual path
+ * (nothing held) saves no registers.
+ */
+static noinline void napi_rx_straight_up(struct napi_struct *napi, struct sk_buff *skb)
+{
+	gro_normal_list(napi);
+	netif_receive_skb(skb);
+}
+
+/*
  * Hands a received frame (protocol set, data at its network header) to the stack from a NAPI
  * poll with a budget: through GRO, but for a UDP datagram GRO could not merge (above), which
  * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up), marked with
@@ -190,12 +200,6 @@ static bool skb_rx_gro_futile(const struct sk_buff *skb)
  * full socket buffer drops. Under a UDP flood on a device without receive checksums those are
  * most of them.
  */
-static noinline void napi_rx_straight_up(struct napi_struct *napi, struct sk_buff *skb)
-{
-	gro_normal_list(napi);
-	netif_receive_skb(skb);
-}
-
 void rust_helper_napi_receive_frame(struct napi_struct *napi, struct sk_buff *skb)
 {
 	if (!skb_rx_gro_futile(skb)) {
