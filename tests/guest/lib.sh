@@ -166,13 +166,12 @@ kprobe_add() {
 	syms=$(awk -v m="[$2]" '$4 == m && ($2 == "t" || $2 == "T") {print $3}' /proc/kallsyms |
 		grep -E "$3")
 	[ "$(echo "$syms" | grep -c .)" = 1 ] || { echo "symbols matching '$3' in $2: '$syms'"; return 1; }
-	echo "p:e100test/$1 $2:$syms" >>"$TRACING/kprobe_events" || return 1
-	echo 1 >"$TRACING/events/e100test/$1/enable" || return 1
+	kprobe_add_kernel "$1" "$2:$syms" || return 1
 	echo "$syms"
 }
 
 # kprobe_add_kernel NAME SYMBOL: a kprobe event e100test/NAME on the kernel's function SYMBOL
-# (one of the same name left from before is taken away first).
+# (MODULE:SYMBOL for a module's; one of the same name left from before is taken away first).
 kprobe_add_kernel() {
 	[ -d "$TRACING/events" ] || mount -t tracefs nodev "$TRACING" || return 1
 	[ ! -d "$TRACING/events/e100test/$1" ] || kprobe_del "$1" 2>/dev/null
