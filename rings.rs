@@ -660,22 +660,21 @@ impl RxRing {
     /// slots' type, `RxMapping<RFD_LEN>`, holds it).
     #[inline(always)]
     fn status(&self, i: usize) -> Option<RfdStatus> {
-        // The status and count words come out of the view as one value, the count read after
-        // the status, behind a read barrier (the chip writes the status last; QEMU's model may
+        // The status and count words come out of the view together, the count read after the
+        // status, behind a read barrier (the chip writes the status last; QEMU's model may
         // not, see `clean`): it is the frame's when the status read was complete, and is not
         // looked at otherwise. One test of the status, after the view, decides.
-        let words = self
+        let (status, count) = self
             .bufs
             .get(i)?
             .buf
             .read_head::<RFD_LEN, _>(|h| {
                 let status = h.le16::<{ desc::RFD_STATUS_OFFSET }>();
                 dma::rmb();
-                u32::from(status) | u32::from(h.le16::<{ desc::RFD_COUNT_OFFSET }>()) << 16
+                (status, h.le16::<{ desc::RFD_COUNT_OFFSET }>())
             })
             .ok()?;
-        let status = words as u16;
-        (status & CB_COMPLETE != 0).then(|| desc::rfd_status_words(status, (words >> 16) as u16))
+        (status & CB_COMPLETE != 0).then(|| desc::rfd_status_words(status, count))
     }
 
     /// Delivers up to the poll's budget of received frames to the stack through `rx`, refills
