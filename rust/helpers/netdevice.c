@@ -151,14 +151,15 @@ u8 rust_helper_skb_rx_frame(struct sk_buff *skb, unsigned int offset, unsigned i
  * udp4_gro_receive() and udp6_gro_receive() test: on while any UDP tunnel, UDP_GRO or other
  * encapsulation socket is open, in any namespace) and neither UDP GRO feature of the device
  * (rx-gro-list, rx-udp-gro-forwarding) is on. On the way GRO would verify its checksum, in
- * software where the device gave none, and walk its layers for nothing.
+ * software where the device gave none, and walk its layers for nothing. @skb is linear (see
+ * below): its length is its head's.
  */
 static bool skb_rx_gro_futile(const struct sk_buff *skb)
 {
 	switch (skb->protocol) {
 #if IS_ENABLED(CONFIG_INET)
 	case htons(ETH_P_IP):
-		if (skb_headlen(skb) < sizeof(struct iphdr) ||
+		if (skb->len < sizeof(struct iphdr) ||
 		    ((const struct iphdr *)skb->data)->protocol != IPPROTO_UDP ||
 		    static_branch_unlikely(&udp_encap_needed_key))
 			return false;
@@ -166,7 +167,7 @@ static bool skb_rx_gro_futile(const struct sk_buff *skb)
 #endif
 #if IS_ENABLED(CONFIG_IPV6)
 	case htons(ETH_P_IPV6):
-		if (skb_headlen(skb) < sizeof(struct ipv6hdr) ||
+		if (skb->len < sizeof(struct ipv6hdr) ||
 		    ((const struct ipv6hdr *)skb->data)->nexthdr != IPPROTO_UDP ||
 		    static_branch_unlikely(&udpv6_encap_needed_key))
 			return false;
@@ -189,8 +190,9 @@ static noinline void napi_rx_straight_up(struct napi_struct *napi, struct sk_buf
 }
 
 /*
- * Hands a received frame (protocol set, data at its network header) to the stack from a NAPI
- * poll with a budget: through GRO, but for a UDP datagram GRO could not merge (above), which
+ * Hands a received frame (protocol set, data at its network header; linear, in a buffer the
+ * driver allocated and has not handed anywhere before) to the stack from a NAPI poll with a
+ * budget: through GRO, but for a UDP datagram GRO could not merge (above), which
  * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up), marked with
  * the NAPI context for busy polling as GRO would have marked it. What GRO passed on unmerged
  * and still holds for the list receive goes up first, so a flow's earlier frames (an IPv6
@@ -206,7 +208,10 @@ void rust_helper_napi_receive_frame(struct napi_struct *napi, struct sk_buff *sk
 		napi_gro_receive(napi, skb);
 		return;
 	}
-	skb_mark_napi_id(skb, napi);
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	/* skb_mark_napi_id() without its test: a buffer the driver made has no NAPI ID yet. */
+	skb->napi_id = napi->napi_id;
+#endif
 	if (unlikely(napi->rx_count))
 		napi_rx_straight_up(napi, skb);
 	else
