@@ -821,10 +821,8 @@ impl Nic {
     /// Whether QEMU's model still holds its receive queue after this pass (`ru_held`): it
     /// began to (`began`: `Received::held`), or it had and the RU took nothing (`work`, the
     /// RFDs this pass consumed: a frame refused or dropped still shows the queue moving; an
-    /// accepted RU Start has the model flush its queue into the RFDs at once). Out of line and
-    /// cold: a poll pays one load and a test for it.
-    #[cold]
-    #[inline(never)]
+    /// accepted RU Start has the model flush its queue into the RFDs at once).
+    #[inline]
     fn still_held(&self, began: bool, work: usize) -> bool {
         let held = began || work == 0;
         self.ru_held.store(held, Ordering::Relaxed);
@@ -851,6 +849,25 @@ impl Nic {
         let got = ring.clean(receiver, bound, opts, || {
             io.read8(hw::SCB_STATUS) & hw::RUS_MASK != hw::RUS_READY
         });
+        // The usual pass (no RFD held, the stop point not reached, neither flag set) makes
+        // one test of the four together, the rest out of line.
+        let unusual = got.held
+            | got.at_stop
+            | self.ru_held.load(Ordering::Relaxed)
+            | self.ru_stopped.load(Ordering::Acquire);
+        let restart = if unusual {
+            self.ru_check(io, ring, &got)
+        } else {
+            None
+        };
+        (got, restart)
+    }
+
+    /// The rest of [`Self::receive`] after a pass that was not the usual one: whether, and
+    /// where, the RU is to be restarted. Out of line and cold.
+    #[cold]
+    #[inline(never)]
+    fn ru_check(&self, io: &Csr, ring: &RxRing, got: &rings::Received) -> Option<u32> {
         // Whether the RU stopped: when its RNR was seen, when this pass reached the
         // stop point (e100.c looks at the RU there), in the poll after an RU_START, or
         // in the watchdog's poll (the safety net, for an RU stopped with nothing
@@ -869,7 +886,7 @@ impl Nic {
         // reading ready, as e100.c's does.
         let held = (got.held || self.ru_held.load(Ordering::Relaxed))
             && self.still_held(got.held, got.work);
-        let restart = if held {
+        if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
             self.ru_stopped.swap(false, Ordering::AcqRel);
@@ -881,8 +898,7 @@ impl Nic {
             }
         } else {
             None
-        };
-        (got, restart)
+        }
     }
 
     /// NAPI poll's transmit clean: returns completed CBs to the ring in batches of `freed`,

@@ -936,13 +936,15 @@ impl RxBuf {
         if mapping_failed(dev, addr) {
             return Err((self, ENOMEM));
         }
+        let dev = DevRef::new(dev);
         // INVARIANT: mapped just above; the data's alignment and `min(len, init) >= H` were
-        // checked before.
+        // checked before; the need for syncing is read after the map call.
         Ok(RxMapping {
             // SAFETY: the buffer is valid (type invariant); only its data pointer is read.
             data: unsafe { (*self.raw()).data },
+            sync: dev.need_sync(),
             buf: self,
-            dev: DevRef::new(dev),
+            dev,
             addr,
             len,
         })
@@ -1083,7 +1085,8 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 /// buffer's data, `data`, which stays there (nobody moves the data of a buffer we own), at an
 /// address that is a multiple of [`RX_DATA_ALIGN`]. The smaller of `len` and the buffer's
 /// initialised bytes (`ready()`: the bytes the CPU may read through the mapping) is at least
-/// `H`.
+/// `H`. `sync` is false only if the mapping never needs syncing: the device's streaming
+/// mappings needed none ([`DevRef::need_sync`]) when the map call that made it had returned.
 pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
     dev: DevRef,
@@ -1092,6 +1095,13 @@ pub struct RxMapping<const H: usize = 0> {
     /// so that a descriptor view costs one load, not two, on the receive path.
     data: *mut u8,
     len: u32,
+    /// Whether the views sync the bytes, worked out once, when the mapping is made: the
+    /// device's `dma_skip_sync` is cleared only by a map call that bounces, within that call,
+    /// so a mapping made while it was set never needs syncing, and one that bounced finds it
+    /// clear when its map call returns. (A mapping made while another bounced may sync for
+    /// nothing.) One test of this flag, not two loads and two tests of the device's bit, per
+    /// view of a descriptor (measured on e100_rs's receive path, 2026-12-06).
+    sync: bool,
 }
 
 // SAFETY: `data` is only the address of the bytes of the buffer the mapping owns, whose
@@ -1313,18 +1323,14 @@ impl<const H: usize> RxMapping<H> {
         if N > H {
             self.check_init(0, N)?;
         }
-        // Looked at once for both syncs (and the view's `publish`): the bit is cleared only by
-        // a map call that bounces, so a mapping made while it was set never needs syncing, and
-        // one that bounced found it clear already.
-        if !self.dev.need_sync() {
+        if !self.sync {
             // INVARIANT: the first `N` bytes are mapped and initialised (as below), and the
-            // mapping needs no syncing (above): the CPU may access them at any time (`publish`
-            // only orders the writes). The data's alignment is the mapping's (invariant). The
-            // caller's guarantee: a view written through is the only CPU access to the bytes;
-            // writes inside the first `init` bytes keep them initialised. The view without
-            // syncs is made on its own, `f` inlined into both arms: one test of the bit a
-            // view, not one before `f` and one after (measured on e100_rs's receive path,
-            // 2026-12-06).
+            // mapping needs no syncing (`sync`, invariant): the CPU may access them at any time
+            // (`publish` only orders the writes). The data's alignment is the mapping's
+            // (invariant). The caller's guarantee: a view written through is the only CPU
+            // access to the bytes; writes inside the first `init` bytes keep them initialised.
+            // The view without syncs is made on its own, `f` inlined into both arms: one test
+            // of the flag a view, not one before `f` and one after.
             let mut head = Head {
                 base: self.data,
                 sync: None,
@@ -1411,10 +1417,11 @@ impl<const H: usize> RxMapping<H> {
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, `data`, whose alignment
         // was checked above, for the same device; `ready()` is the new buffer's, at least `H`:
         // `len` is at least the old `ready()` (invariant), and the new buffer's `init` was
-        // checked.
+        // checked. The need for syncing is read again after the new map call.
         self.addr = addr;
         // SAFETY: `buf` is valid (its type invariant); only its data pointer is read.
         self.data = unsafe { (*buf.raw()).data };
+        self.sync = self.dev.need_sync();
         Ok(core::mem::replace(&mut self.buf, buf))
     }
 }
