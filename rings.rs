@@ -565,6 +565,13 @@ fn fresh_rx(ndev: &NetDevice, link: u32, el: bool) -> Result<RxBuf> {
 
 /// `buf` (a receive buffer of `RFD_BUF_LEN` bytes just allocated, or `None` if that failed)
 /// with its RFD header written (before it is mapped: no sync needed).
+///
+/// A stop point's link (`el`) is 0, as e100.c leaves its newest RFD's: the RU does not follow
+/// the link of an RFD with EL set (it goes to no resources, and leaves that state only by an
+/// RU Start, which gives the address; this driver sends no RU Resume), and an RFD stops being
+/// a stop point only with its link written first ([`RxRing::advance`] rewrites the whole
+/// header, [`RxRing::move_stop`] the link before it clears EL). Not looking the next RFD's
+/// address up saves the receive path 5 instructions a frame (measured 2026-12-06).
 #[inline(always)]
 fn rfd_buf(buf: Option<RxBuf>, link: u32, el: bool) -> Result<RxBuf> {
     let mut buf = buf.ok_or(ENOMEM)?;
@@ -697,7 +704,6 @@ impl RxRing {
             let Some(mut st) = self.status(i) else {
                 break;
             };
-            let next = self.addr(ring_next(i, self.bufs.len()));
             if st.actual == 0 {
                 // Complete with no frame in it: the chip never does this, QEMU's model does
                 // in three ways. It writes an RFD's status before its count and data, so a poll
@@ -726,7 +732,7 @@ impl RxRing {
                     None => break,
                 };
                 if st.actual == 0 {
-                    if self.rearm(i, next).is_err() {
+                    if self.rearm(i).is_err() {
                         break;
                     }
                     self.advance(i);
@@ -737,18 +743,18 @@ impl RxRing {
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.
             got.work = got.work.wrapping_add(1);
-            // A fresh buffer first, a stop point linked to the next RFD, mapped in the slot in
-            // place of the frame's (which comes back unmapped): without one, the frame is
+            // A fresh buffer first, a stop point (its link 0, see `rfd_buf`), mapped in the slot
+            // in place of the frame's (which comes back unmapped): without one, the frame is
             // dropped and its buffer re-armed (as a stop point too).
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
-            let refilled = rfd_buf(RxBuf::alloc_rx_napi(rx, RFD_BUF_LEN as u32), next, true)
+            let refilled = rfd_buf(RxBuf::alloc_rx_napi(rx, RFD_BUF_LEN as u32), 0, true)
                 .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
             let frame = match refilled {
                 Ok(old) => old,
                 Err(_) => {
-                    if self.rearm(i, next).is_err() {
+                    if self.rearm(i).is_err() {
                         break;
                     }
                     stats::add(&opts.counters.rx_dropped, 1);
@@ -852,19 +858,18 @@ impl RxRing {
         if !empty || self.status(after).is_some() {
             return false;
         }
-        let next = self.addr(after);
-        if self.rearm(i, next).is_err() {
+        if self.rearm(i).is_err() {
             return false;
         }
         self.advance(i);
         true
     }
 
-    /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0) linked to `next`: its
-    /// refill failed (the frame is dropped), or it held no frame.
+    /// Re-arms slot `i`'s buffer in place as a stop point (EL, size 0, link 0: see `rfd_buf`):
+    /// its refill failed (the frame is dropped), or it held no frame.
     #[inline]
-    fn rearm(&mut self, i: usize, next: u32) -> Result {
-        self.write_header(i, next, true, 0)
+    fn rearm(&mut self, i: usize) -> Result {
+        self.write_header(i, 0, true, 0)
     }
 
     /// Slot `i`, refilled or re-armed as a stop point by this pass, becomes the newest RFD:
