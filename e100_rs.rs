@@ -99,9 +99,9 @@
 //! in the frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are
 //! not cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD a
-//! poll refills or re-arms is written as a stop point (its link 0, as e100.c leaves its newest
-//! RFD's: the RU does not follow a link past EL, and every write that clears EL writes the link
-//! first), and the one refilled before it in the same
+//! poll refills or re-arms is written as a stop point (its link 0: the RU never follows a stop
+//! point's link, and an RFD loses EL only with its link published first or while the RU cannot
+//! reach it), and the one refilled before it in the same
 //! poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop point,
 //! which the RU cannot pass meanwhile, is restored last: its link, then its status and command with
 //! EL cleared, then its size, each published to the device on its own (a write barrier, and a sync

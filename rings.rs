@@ -50,6 +50,9 @@ pub(crate) const CBS: (u32, u32, u32) = (128, 64, 256);
 pub(crate) const RFDS: (u32, u32, u32) = (256, 16, 256);
 
 /// SCB commands (CU in bits 4-7, RU in bits 0-2).
+///
+/// No RU Resume: the receive ring's stop points have link 0 (see `rfd_buf`), and upstream
+/// QEMU's model takes an RU Resume in any state, the RU then following that link.
 pub(crate) mod scb {
     /// RU start at the general pointer.
     pub(crate) const RUC_START: u8 = 0x01;
@@ -558,38 +561,41 @@ pub(crate) struct Received {
     pub(crate) bytes: u64,
 }
 
-/// A fresh receive buffer with its RFD header written (before it is mapped: no sync needed).
-fn fresh_rx(ndev: &NetDevice, link: u32, el: bool) -> Result<RxBuf> {
-    rfd_buf(RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32), link, el)
+/// A fresh receive buffer with its RFD header written, link 0 (before it is mapped: no sync
+/// needed).
+fn fresh_rx(ndev: &NetDevice, el: bool) -> Result<RxBuf> {
+    rfd_buf(RxBuf::alloc_rx(ndev, RFD_BUF_LEN as u32), el)
 }
 
 /// `buf` (a receive buffer of `RFD_BUF_LEN` bytes just allocated, or `None` if that failed)
-/// with its RFD header written (before it is mapped: no sync needed).
+/// with its RFD header written (before it is mapped: no sync needed), a stop point with `el`.
 ///
-/// A stop point's link (`el`) is 0, as e100.c leaves its newest RFD's: the RU does not follow
-/// the link of an RFD with EL set (it goes to no resources, and leaves that state only by an
-/// RU Start, which gives the address; this driver sends no RU Resume), and an RFD stops being
-/// a stop point only with its link written first ([`RxRing::advance`] rewrites the whole
-/// header, [`RxRing::move_stop`] the link before it clears EL). Not looking the next RFD's
-/// address up saves the receive path 5 instructions a frame (measured 2026-12-06).
+/// The link is 0: the poll's refills are stop points, and the RU never follows a stop point's
+/// link. Reaching an RFD with EL set it goes to No Resources, which only an RU Start (with the
+/// address in the SCB's pointer) leaves (8255x manual, the RU commands: RU Resume is ignored
+/// unless the RU is suspended; this driver sends none, see [`scb`]). An RFD stops being a stop
+/// point either with its link published first ([`RxRing::move_stop`]) or while the RU cannot
+/// reach it, behind the stop point ([`RxRing::advance`], which rewrites the whole header; a new
+/// ring, linked whole before the RU is started). Leaving the next RFD's address out saves the
+/// receive path 7 instructions a frame (measured 2026-12-06). Nor was it a safer address: it
+/// was the buffer the next refill handed to the stack.
 #[inline(always)]
-fn rfd_buf(buf: Option<RxBuf>, link: u32, el: bool) -> Result<RxBuf> {
+fn rfd_buf(buf: Option<RxBuf>, el: bool) -> Result<RxBuf> {
     let mut buf = buf.ok_or(ENOMEM)?;
     let size = if el { 0 } else { RFD_SIZE };
-    buf.write_head(0, &desc::rfd_header(link, el, size))?;
+    buf.write_head(0, &desc::rfd_header(0, el, size))?;
     Ok(buf)
 }
 
-/// A fresh receive buffer with its RFD header written, mapped; with `clear`, the rest of it
-/// zeroed first, so that the CPU can read the frame received into it.
+/// A fresh receive buffer with its RFD header written (link 0), mapped; with `clear`, the rest
+/// of it zeroed first, so that the CPU can read the frame received into it.
 fn new_rx(
     ndev: &NetDevice,
     dev: &Device<Bound>,
-    link: u32,
     el: bool,
     clear: bool,
 ) -> Result<RxMapping<RFD_LEN>> {
-    let mut buf = fresh_rx(ndev, link, el)?;
+    let mut buf = fresh_rx(ndev, el)?;
     if clear {
         buf.clear_to(RFD_BUF_LEN as u32)?;
     }
@@ -612,7 +618,7 @@ impl RxRing {
         for i in 0..count {
             bufs.push(
                 Rx {
-                    buf: new_rx(ndev, dev, 0, i == count - 1, clear)?,
+                    buf: new_rx(ndev, dev, i == count - 1, clear)?,
                 },
                 GFP_KERNEL,
             )?;
@@ -743,13 +749,13 @@ impl RxRing {
             // The sums below cannot wrap (at most `budget` frames a pass); wrapping adds
             // spare the per-frame overflow checks.
             got.work = got.work.wrapping_add(1);
-            // A fresh buffer first, a stop point (its link 0, see `rfd_buf`), mapped in the slot
+            // A fresh buffer first, a stop point (see `rfd_buf`), mapped in the slot
             // in place of the frame's (which comes back unmapped): without one, the frame is
             // dropped and its buffer re-armed (as a stop point too).
             let Some(slot) = self.bufs.get_mut(i) else {
                 break;
             };
-            let refilled = rfd_buf(RxBuf::alloc_rx_napi(rx, RFD_BUF_LEN as u32), 0, true)
+            let refilled = rfd_buf(RxBuf::alloc_rx_napi(rx, RFD_BUF_LEN as u32), true)
                 .and_then(|b| slot.buf.replace(dev, b).map_err(|(_, e)| e));
             let frame = match refilled {
                 Ok(old) => old,

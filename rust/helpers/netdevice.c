@@ -190,9 +190,8 @@ static noinline void napi_rx_straight_up(struct napi_struct *napi, struct sk_buf
 }
 
 /*
- * Hands a received frame (protocol set, data at its network header; linear, in a buffer the
- * driver allocated and has not handed anywhere before) to the stack from a NAPI poll with a
- * budget: through GRO, but for a UDP datagram GRO could not merge (above), which
+ * Hands a received frame (protocol set, data at its network header; linear) to the stack from a
+ * NAPI poll with a budget: through GRO, but for a UDP datagram GRO could not merge (above), which
  * goes straight up (netif_receive_skb(), as drivers without GRO hand frames up), marked with
  * the NAPI context for busy polling as GRO would have marked it. What GRO passed on unmerged
  * and still holds for the list receive goes up first, so a flow's earlier frames (an IPv6
@@ -208,10 +207,7 @@ void rust_helper_napi_receive_frame(struct napi_struct *napi, struct sk_buff *sk
 		napi_gro_receive(napi, skb);
 		return;
 	}
-#ifdef CONFIG_NET_RX_BUSY_POLL
-	/* skb_mark_napi_id() without its test: a buffer the driver made has no NAPI ID yet. */
-	skb->napi_id = napi->napi_id;
-#endif
+	skb_mark_napi_id(skb, napi);
 	if (unlikely(napi->rx_count))
 		napi_rx_straight_up(napi, skb);
 	else

@@ -309,9 +309,8 @@ impl Receiver<'_> {
         // disabled, as both ways up want; the buffer is a received frame of this NAPI
         // context's device (made for it just above), its data at the network header, whose
         // `dev` and protocol `eth_type_trans` set (what the helper reads, with the linear
-        // data's first bytes, in C); linear, and an `RxBuf`'s until now: allocated as one,
-        // never handed anywhere (so never marked with a NAPI ID). Its ownership passes to the
-        // stack.
+        // data's first bytes, in C; linear, `RxFrame`'s invariant, so its length is its
+        // head's). Its ownership passes to the stack.
         unsafe { bindings::napi_receive_frame(self.napi, frame.into_raw().as_ptr()) };
         Ok(group)
     }

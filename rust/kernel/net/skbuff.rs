@@ -463,37 +463,12 @@ impl DevRef {
         false
     }
 
-    /// `dma_sync_single_for_cpu()`.
+    /// `dma_sync_single_for_cpu()`, for a mapping that needs syncing (the caller has seen
+    /// [`Self::need_sync`] true, then or when the mapping was made).
     ///
     /// # Safety
     ///
     /// `addr..addr + len` must lie in a live streaming mapping of this device made with `dir`.
-    #[inline]
-    unsafe fn sync_for_cpu(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
-        if self.need_sync() {
-            // SAFETY: the caller's guarantee.
-            unsafe { self.sync_for_cpu_always(addr, len, dir) };
-        }
-    }
-
-    /// `dma_sync_single_for_device()`.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Self::sync_for_cpu`].
-    #[inline]
-    unsafe fn sync_for_device(&self, addr: DmaAddr, len: usize, dir: bindings::dma_data_direction) {
-        if self.need_sync() {
-            // SAFETY: the caller's guarantee.
-            unsafe { self.sync_for_device_always(addr, len, dir) };
-        }
-    }
-
-    /// `dma_sync_single_for_cpu()` when the caller has already seen [`Self::need_sync`] true.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Self::sync_for_cpu`].
     #[inline]
     unsafe fn sync_for_cpu_always(
         &self,
@@ -505,12 +480,12 @@ impl DevRef {
         unsafe { bindings::dma_sync_single_for_cpu(self.raw, addr, len, dir) };
     }
 
-    /// `dma_sync_single_for_device()` when the caller has already seen [`Self::need_sync`]
-    /// true.
+    /// `dma_sync_single_for_device()`, for a mapping that needs syncing (as for
+    /// [`Self::sync_for_cpu_always`]).
     ///
     /// # Safety
     ///
-    /// As for [`Self::sync_for_cpu`].
+    /// As for [`Self::sync_for_cpu_always`].
     #[inline]
     unsafe fn sync_for_device_always(
         &self,
@@ -920,7 +895,8 @@ impl RxBuf {
         len: u32,
     ) -> core::result::Result<RxMapping<H>, (Self, Error)> {
         let ready = len.min(self.init);
-        if len == 0 || len > self.room || !rx_data_aligned(&self) || (ready as usize) < H {
+        let (data, aligned) = rx_data(&self);
+        if len == 0 || len > self.room || !aligned || (ready as usize) < H {
             return Err((self, EINVAL));
         }
         // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above),
@@ -928,7 +904,7 @@ impl RxBuf {
         let addr = unsafe {
             bindings::dma_map_skb_data(
                 dev.as_raw(),
-                (*self.raw()).data.cast(),
+                data.cast(),
                 len as usize,
                 bindings::dma_data_direction_DMA_BIDIRECTIONAL,
             )
@@ -940,8 +916,7 @@ impl RxBuf {
         // INVARIANT: mapped just above; the data's alignment and `min(len, init) >= H` were
         // checked before; the need for syncing is read after the map call.
         Ok(RxMapping {
-            // SAFETY: the buffer is valid (type invariant); only its data pointer is read.
-            data: unsafe { (*self.raw()).data },
+            data,
             sync: dev.need_sync(),
             buf: self,
             dev,
@@ -1064,12 +1039,13 @@ const RX_DATA_ALIGN: usize = {
     }
 };
 
-/// Whether `buf`'s data may be mapped as an [`RxMapping`]'s: aligned to [`RX_DATA_ALIGN`].
+/// `buf`'s data start, and whether it may be mapped as an [`RxMapping`]'s: aligned to
+/// [`RX_DATA_ALIGN`]. (Read once for the check, the map call and the mapping.)
 #[inline]
-fn rx_data_aligned(buf: &RxBuf) -> bool {
+fn rx_data(buf: &RxBuf) -> (*mut u8, bool) {
     // SAFETY: the buffer is valid (`RxBuf`'s invariant); only the pointer is read.
     let data = unsafe { (*buf.raw()).data };
-    (data as usize) % RX_DATA_ALIGN == 0
+    (data, (data as usize) % RX_DATA_ALIGN == 0)
 }
 
 /// A driver's buffer mapped for the device to read and write.
@@ -1087,6 +1063,7 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 /// initialised bytes (`ready()`: the bytes the CPU may read through the mapping) is at least
 /// `H`. `sync` is false only if the mapping never needs syncing: the device's streaming
 /// mappings needed none ([`DevRef::need_sync`]) when the map call that made it had returned.
+/// The buffer, the device reference and so the mapping may be sent to another thread.
 pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
     dev: DevRef,
@@ -1095,18 +1072,28 @@ pub struct RxMapping<const H: usize = 0> {
     /// so that a descriptor view costs one load, not two, on the receive path.
     data: *mut u8,
     len: u32,
-    /// Whether the views sync the bytes, worked out once, when the mapping is made: the
-    /// device's `dma_skip_sync` is cleared only by a map call that bounces, within that call,
-    /// so a mapping made while it was set never needs syncing, and one that bounced finds it
-    /// clear when its map call returns. (A mapping made while another bounced may sync for
-    /// nothing.) One test of this flag, not two loads and two tests of the device's bit, per
-    /// view of a descriptor (measured on e100_rs's receive path, 2026-12-06).
+    /// Whether the mapping's bytes are synced around CPU accesses, worked out once, when it is
+    /// made: the device's `dma_skip_sync` is written by `dma_set_mask()` (at probe, before any
+    /// mapping) and otherwise only cleared, by the map call that bounces, within that call. So
+    /// a mapping made while it was set never needs syncing, and one that bounced finds it clear
+    /// when its map call returns (one made while another bounced may sync for nothing; one
+    /// that needs syncing keeps doing so whatever the bit does later). One test of this flag,
+    /// not two loads and two tests of the device's bit, per view of a descriptor (measured on
+    /// e100_rs's receive path, 2026-12-06).
     sync: bool,
 }
 
 // SAFETY: `data` is only the address of the bytes of the buffer the mapping owns, whose
-// ownership moves with it; the buffer and the device reference may be sent to another thread.
+// ownership moves with it; the buffer and the device reference may be sent to another thread
+// (checked below; the type's invariant says so).
 unsafe impl<const H: usize> Send for RxMapping<H> {}
+
+const _: () = {
+    const fn is_send<T: Send>() {}
+    // `RxMapping`'s other fields: plain values.
+    is_send::<RxBuf>();
+    is_send::<DevRef>();
+};
 
 impl<const H: usize> RxMapping<H> {
     /// The bus address of the data start.
@@ -1179,19 +1166,25 @@ impl<const H: usize> RxMapping<H> {
         self.check_init(offset, len)?;
         let a = self.addr.wrapping_add(offset as DmaAddr);
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check above),
-        // and initialised (`RxBuf`'s invariant, check above).
-        unsafe { self.dev.sync_for_cpu(a, len, dir) };
-        // INVARIANT: synced for the CPU until the sync back below, after `f` has returned.
+        if self.sync {
+            // SAFETY: `offset..offset + len` is inside the live mapping (invariant and check
+            // above), and initialised (`RxBuf`'s invariant, check above).
+            unsafe { self.dev.sync_for_cpu_always(a, len, dir) };
+        }
+        // INVARIANT: synced for the CPU (where the mapping needs it) until the sync back below,
+        // after `f` has returned.
         let view = CpuView {
-            // SAFETY: as above; the pointer stays in the buffer we own.
+            // SAFETY: `offset..offset + len` is inside the mapping (checked above), so inside
+            // the buffer we own.
             base: unsafe { self.data.add(offset) },
             len,
             _p: PhantomData,
         };
         let r = f(&view);
-        // SAFETY: as above; hands the bytes back to the device.
-        unsafe { self.dev.sync_for_device(a, len, dir) };
+        if self.sync {
+            // SAFETY: as for the sync for the CPU above; hands the bytes back to the device.
+            unsafe { self.dev.sync_for_device_always(a, len, dir) };
+        }
         Ok(r)
     }
 
@@ -1211,9 +1204,13 @@ impl<const H: usize> RxMapping<H> {
         // the buffer is ours alone (an `RxBuf`), and CPU writes between the two syncs reach the
         // device.
         unsafe {
-            self.dev.sync_for_cpu(a, n, dir);
+            if self.sync {
+                self.dev.sync_for_cpu_always(a, n, dir);
+            }
             core::ptr::copy_nonoverlapping(src.as_ptr(), self.data.add(offset), n);
-            self.dev.sync_for_device(a, n, dir);
+            if self.sync {
+                self.dev.sync_for_device_always(a, n, dir);
+            }
         }
         // INVARIANT: the bytes before `offset` were initialised (checked above), those up to
         // `offset + n` (within the mapping, so within the buffer, a `u32`) are written now.
@@ -1392,22 +1389,18 @@ impl<const H: usize> RxMapping<H> {
         buf: RxBuf,
     ) -> core::result::Result<RxBuf, (RxBuf, Error)> {
         let len = self.len;
+        let (data, aligned) = rx_data(&buf);
         // `len >= ready() >= H` (invariant): the new buffer's initialised bytes decide whether
         // the mapping still holds the header (a check that can fold away where the compiler
         // sees the caller write the header, as a ring's refill does).
-        if dev.as_raw() != self.dev.raw()
-            || len > buf.room
-            || !rx_data_aligned(&buf)
-            || (buf.init as usize) < H
-        {
+        if dev.as_raw() != self.dev.raw() || len > buf.room || !aligned || (buf.init as usize) < H {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above), an
         // `sk_buff`'s head buffer (in the direct map, as the helper requires); `dev` is bound.
-        let addr = unsafe {
-            bindings::dma_map_skb_data(dev.as_raw(), (*buf.raw()).data.cast(), len as usize, dir)
-        };
+        let addr =
+            unsafe { bindings::dma_map_skb_data(dev.as_raw(), data.cast(), len as usize, dir) };
         if mapping_failed(dev, addr) {
             return Err((buf, ENOMEM));
         }
@@ -1419,8 +1412,7 @@ impl<const H: usize> RxMapping<H> {
         // `len` is at least the old `ready()` (invariant), and the new buffer's `init` was
         // checked. The need for syncing is read again after the new map call.
         self.addr = addr;
-        // SAFETY: `buf` is valid (its type invariant); only its data pointer is read.
-        self.data = unsafe { (*buf.raw()).data };
+        self.data = data;
         self.sync = self.dev.need_sync();
         Ok(core::mem::replace(&mut self.buf, buf))
     }
@@ -1445,7 +1437,7 @@ impl<const H: usize> Drop for RxMapping<H> {
 /// # Invariants
 ///
 /// `base .. base + len` are mapped, initialised bytes of a live mapping, synced for the CPU for
-/// `'a`.
+/// `'a` (or of one that needs no syncing).
 pub struct CpuView<'a> {
     base: *const u8,
     len: usize,
