@@ -101,11 +101,11 @@
 //! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD a
 //! poll refills or re-arms is written as a stop point (its link 0: the RU never follows a stop
 //! point's link, and an RFD loses EL only with its link published first or while the RU cannot
-//! reach it), and the one refilled before it in the same
-//! poll becomes an ordinary RFD in the write that links it to the new buffer; the old stop point,
-//! which the RU cannot pass meanwhile, is restored last: its link, then its status and command with
-//! EL cleared, then its size, each published to the device on its own (a write barrier, and a sync
-//! where the mapping needs one: `Head::publish`). A device reading it meanwhile never sees EL clear
+//! reach it), and the one refilled before it in the same poll becomes an ordinary RFD in the
+//! write that links it to the new buffer; the old stop point, which the RU cannot pass meanwhile,
+//! is restored last: its link, then its status and command with EL cleared, then its size, each
+//! published to the device on its own (a write barrier, and a sync where the mapping needs one:
+//! `Head::publish`). A device reading it meanwhile never sees EL clear
 //! beside the link to a buffer the poll took away, nor room in an RFD that still ends the list; one
 //! that reads it between the last two writes completes it empty, and the poll re-arms it (below).
 //! The newest RFD is then the only stop point again, with no write of its own. If
