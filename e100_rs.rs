@@ -891,11 +891,21 @@ impl Nic {
         if held {
             ring.can_restart().then(|| ring.start_addr())
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
+            if !ring.can_restart() {
+                // No RFD to start at yet: the one the RU would start at still holds a frame
+                // (a backlog the RU left, cleaned a budget at a time) or none was refilled.
+                // The register is read once there is one, not on every poll of the backlog
+                // (e100.c reads it only at its stop point): flagged, the next poll looks.
+                self.ru_stopped.store(true, Ordering::Release);
+                return None;
+            }
             self.ru_stopped.swap(false, Ordering::AcqRel);
             if io.read8(hw::SCB_STATUS) & hw::RUS_MASK == hw::RUS_READY {
                 None
             } else {
                 self.ru_stopped.store(true, Ordering::Release);
+                // Looked at again: a ready RU may have filled that RFD and stopped between
+                // the look above and the read; a stopped one writes no RFD after it.
                 ring.can_restart().then(|| ring.start_addr())
             }
         } else {
