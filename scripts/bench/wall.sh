@@ -159,15 +159,16 @@ fi
 # Where the softirq time went, tick-sampled as /proc/stat's: ksoftirqd's share (the rest ran at
 # interrupt exits and where bottom halves were enabled again, in whatever task that was) and the
 # reader's (udpb, this shell's reaped children); how often net_rx_action ran out of budget or
-# time with work left (softnet_stat's time_squeeze) and how many NET_RX softirqs ran.
+# time with work left (softnet_stat's time_squeeze) and how many NET_RX softirqs ran; and the
+# NIC's interrupts per thousand frames taken in.
 overload() {
 	gap=$(awk -v r="$2" 'BEGIN{printf "%.3f", 1400 * 8 / r}')
 	count=$(($2 * 1000000 * 3 / (1400 * 8)))
-	r0=$(st rx_packets) d0=$(udp InErrors) c0=$(cpu) x0=$(softirq_diag)
+	r0=$(st rx_packets) d0=$(udp InErrors) c0=$(cpu) x0=$(softirq_diag) i0=$(irqs)
 	out=$(udpb fetch "$HOST" "$BPORT" "$count" 1400 "$gap" 1000)
-	r1=$(st rx_packets) d1=$(udp InErrors) c1=$(cpu) x1=$(softirq_diag)
+	r1=$(st rx_packets) d1=$(udp InErrors) c1=$(cpu) x1=$(softirq_diag) i1=$(irqs)
 	echo "$out" | awk -v n="$1" -v r="$((r1 - r0))" -v d="$((d1 - d0))" -v c0="$c0" -v c1="$c1" \
-		-v x0="$x0" -v x1="$x1" -v cnt="$count" '{
+		-v x0="$x0" -v x1="$x1" -v cnt="$count" -v irq="$((i1 - i0))" '{
 		# Nothing (or one datagram: no interval to measure) delivered counts as 0, not as
 		# no sample.
 		if ($7 > 0) printf "@@BENCH M %s-delivered-mbps %.2f\n", n, $5 * 8 / $7 / 1e6
@@ -181,6 +182,9 @@ overload() {
 			printf "@@BENCH M %s-udp-dropped-pct %.2f\n", n, 100 * d / sent
 			printf "@@BENCH M %s-app-got-pct %.2f\n", n, 100 * $3 / sent
 		}
+		# Interrupts of the NIC a thousand frames taken in: how often NAPI completed and the
+		# interrupt came back (the rest of the frames were taken in by polls in a row).
+		if (r > 0) printf "@@BENCH M %s-irqs-per-kframe %.1f\n", n, 1000 * irq / r
 		split(c0, a, " "); split(c1, b, " ")
 		if (b[3] > a[3]) {
 			printf "@@BENCH M %s-user-cpu-pct %.1f\n", n, 100 * (b[1] - a[1]) / (b[3] - a[3])
