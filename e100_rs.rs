@@ -120,7 +120,11 @@
 //! an RU_START just issued): a poll takes it before reading the SCB and sets it again unless the RU
 //! is ready, and it stays set through an RU_START, whether the SCB takes it or not, so the next
 //! poll reads the RU status: an RNR that comes meanwhile is not lost, and a start the chip did not
-//! act on is found then. An RFD completed with no frame in it, which the chip never writes, is
+//! act on is found then. Only a poll that could restart the RU reads the SCB for the flag, one
+//! whose next RFD to clean holds no frame (and it looks at that RFD again after the read: a ready
+//! RU may fill it and stop in between); while the backlog an overflow left is cleaned, a budget
+//! a poll, the flag stays set and no register is read, as e100.c reads none before its stop
+//! point. An RFD completed with no frame in it, which the chip never writes, is
 //! QEMU's, in three ways. Its model writes the status before the count and data, completes a stop
 //! point it raced with empty before stopping (the RU then not ready, the frame queued in QEMU for
 //! the restart), and completes empty an old stop point it reads between the restore's last two
@@ -626,8 +630,9 @@ pub(crate) struct Nic {
     rx_mode_pending: AtomicBool,
     /// The RU may be out of the ready state: it reported "no resources" (RNR), or the
     /// watchdog's safety net asks, or an RU_START (accepted or refused) was just issued. A
-    /// receive poll takes it, reads the SCB's RU status and sets it again unless the RU is
-    /// ready, restarting the RU once the RFD at the ring's `clean` is empty.
+    /// receive poll that finds the RFD at the ring's `clean` empty takes it, reads the SCB's RU
+    /// status and sets it again unless the RU is ready, restarting the RU there; the other
+    /// receive polls leave it set.
     ru_stopped: AtomicBool,
     /// QEMU's model may be holding its receive queue until an RU Start: it completed an RFD
     /// empty with the RU reading ready and took no frame after it (`Received::held`). Set by
@@ -873,13 +878,13 @@ impl Nic {
         // Whether the RU stopped: when its RNR was seen, when this pass reached the
         // stop point (e100.c looks at the RU there), in the poll after an RU_START, or
         // in the watchdog's poll (the safety net, for an RU stopped with nothing
-        // noticed), the SCB's RU status decides; the data path's other polls read no
-        // register (but for an empty RFD, see `RxRing::clean`). The flag is taken
-        // before the read (a locked swap, on these rare polls only), so an RNR or a
-        // watchdog request that comes after the read stays for the next poll. A ready
-        // RU is left alone (an RNR from before the last restart is stale); one that
-        // is not receiving is restarted once the RFD it would start at is empty.
-        // Until then the flag is set again and the next poll looks again.
+        // noticed), the SCB's RU status decides, once the RFD the RU would start at is
+        // empty; the data path's other polls read no register (but for an empty RFD, see
+        // `RxRing::clean`). The flag is taken before the read (a locked swap, on these
+        // rare polls only), so an RNR or a watchdog request that comes after the read
+        // stays for the next poll. A ready RU is left alone (an RNR from before the last
+        // restart is stale); one that is not receiving is restarted. Until then the
+        // flag is set again and the next poll looks again.
         // QEMU's model completed an RFD empty and went on, its RU ready but its receive queue
         // held until an RU Start (upstream's answer to an old stop point it reads half
         // restored): started where it stands, at the next RFD to clean (which held no frame
