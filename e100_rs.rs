@@ -111,20 +111,20 @@
 //! The newest RFD is then the only stop point again, with no write of its own. If
 //! the RU is not ready after that, it is restarted at the next RFD to clean, but only once that RFD
 //! holds no frame, so nothing the RU wrote is overwritten before it is delivered. Whether the RU
-//! stopped is learnt from the RNR interrupt cause and from the SCB's RU status, read when a poll
-//! reaches the stop point (as e100.c does) and, as a safety net, in the poll the watchdog schedules
-//! every period (as e100.c's software interrupt): a lost RNR or an RU_START the chip did not act on
-//! is found within a period, so receive-only traffic cannot stay dead; the data path's other polls
-//! read no register, but the one after an RU_START does (and one that meets an empty RFD, below).
-//! One flag, "stopped", says the RU may be out of the ready state (an RNR, the watchdog's request,
-//! an RU_START just issued): a poll takes it before reading the SCB and sets it again unless the RU
-//! is ready, and it stays set through an RU_START, whether the SCB takes it or not, so the next
-//! poll reads the RU status: an RNR that comes meanwhile is not lost, and a start the chip did not
-//! act on is found then. Only a poll that could restart the RU reads the SCB for the flag, one
-//! whose next RFD to clean holds no frame (and it looks at that RFD again after the read: a ready
-//! RU may fill it and stop in between); while the backlog an overflow left is cleaned, a budget
-//! a poll, the flag stays set and no register is read, as e100.c reads none before its stop
-//! point. An RFD completed with no frame in it, which the chip never writes, is
+//! stopped is learnt from the RNR interrupt cause and from the SCB's RU status. One flag,
+//! "stopped", says the RU may be out of the ready state: an RNR, the watchdog's request (a poll
+//! every period, as e100.c's software interrupt, the safety net), an RU_START just issued, or a
+//! pass that reached the stop point. The SCB is read for it only by a poll that could restart
+//! the RU, one whose next RFD to clean holds no frame (as e100.c reads it only at its stop
+//! point): such a poll takes the flag, reads the RU status, and sets the flag again unless the RU
+//! is ready, and looks at that RFD again after the read (a ready RU may fill it and stop in
+//! between; a stopped one writes nothing). Any other poll leaves the flag set and reads nothing:
+//! while the backlog an overflow left is cleaned, a budget a poll, no register is read. The flag
+//! stays set through an RU_START, whether the SCB takes it or not: an RNR that comes meanwhile is
+//! not lost, and a start the chip did not act on, which leaves that RFD empty, is found by the
+//! next poll. A lost RNR, or a lost start with no poll after it, is found within a watchdog
+//! period, so receive-only traffic cannot stay dead. The data path's other polls read no register
+//! (but one that meets an empty RFD, below). An RFD completed with no frame in it, which the chip never writes, is
 //! QEMU's, in three ways. Its model writes the status before the count and data, completes a stop
 //! point it raced with empty before stopping (the RU then not ready, the frame queued in QEMU for
 //! the restart), and completes empty an old stop point it reads between the restore's last two
@@ -629,10 +629,11 @@ pub(crate) struct Nic {
     /// A receive-mode update found the CB ring full: retry from the service task.
     rx_mode_pending: AtomicBool,
     /// The RU may be out of the ready state: it reported "no resources" (RNR), or the
-    /// watchdog's safety net asks, or an RU_START (accepted or refused) was just issued. A
-    /// receive poll that finds the RFD at the ring's `clean` empty takes it, reads the SCB's RU
-    /// status and sets it again unless the RU is ready, restarting the RU there; the other
-    /// receive polls leave it set.
+    /// watchdog's safety net asks, or an RU_START (accepted or refused) was just issued, or a
+    /// receive pass reached the stop point. A receive poll that finds the RFD at the ring's
+    /// `clean` empty takes it, reads the SCB's RU status and sets it again unless the RU is
+    /// ready, restarting the RU there; one whose RFD at `clean` still holds a frame sets it
+    /// and reads nothing.
     ru_stopped: AtomicBool,
     /// QEMU's model may be holding its receive queue until an RU Start: it completed an RFD
     /// empty with the RU reading ready and took no frame after it (`Received::held`). Set by
@@ -898,7 +899,8 @@ impl Nic {
         } else if self.ru_stopped.load(Ordering::Acquire) || got.at_stop {
             if !ring.can_restart() {
                 // No RFD to start at yet: the one the RU would start at still holds a frame
-                // (a backlog the RU left, cleaned a budget at a time) or none was refilled.
+                // (a backlog the RU left, cleaned a budget at a time) or the stop point could
+                // not be moved.
                 // The register is read once there is one, not on every poll of the backlog
                 // (e100.c reads it only at its stop point): flagged, the next poll looks.
                 self.ru_stopped.store(true, Ordering::Release);
@@ -941,8 +943,9 @@ impl Nic {
                 let mut cu = self.cu.lock();
                 if let Some(addr) = restart.take() {
                     // `ru_stopped` stays set (the poll that asks for the restart just set it):
-                    // refused, the next poll tries again; accepted, the next poll reads the RU
-                    // status, so a start the chip took but did not act on is found then, not
+                    // refused, the next poll tries again; accepted, the next poll that finds
+                    // the RFD at `clean` empty reads the RU status (a start the chip took but
+                    // did not act on leaves that RFD empty), so such a start is found then, not
                     // a watchdog period later. A start for QEMU's held queue (`ru_held`) is
                     // retried the same way by the next receive poll, which, no frame coming
                     // while the queue is held, is the watchdog's: up to a period later.
