@@ -124,28 +124,28 @@
 //! not lost, and a start the chip did not act on, which leaves that RFD empty, is found by the
 //! next poll. A lost RNR, or a lost start with no poll after it, is found within a watchdog
 //! period, so receive-only traffic cannot stay dead. The data path's other polls read no register
-//! (but one that meets an empty RFD, below). An RFD completed with no frame in it, which the chip never writes, is
-//! QEMU's, in three ways. Its model writes the status before the count and data, completes a stop
-//! point it raced with empty before stopping (the RU then not ready, the frame queued in QEMU for
-//! the restart), and completes empty an old stop point it reads between the restore's last two
-//! writes and goes on, the RU still ready; upstream then returns the 0 bytes it took, which QEMU's
-//! net layer reads as "cannot receive now": it holds that frame and every later one until an RU
-//! Start. The poll meeting an empty RFD looks at the next one and, if that is not complete, reads
-//! the SCB (the model finishes a frame before it answers). With the next RFD complete or the RU
-//! stopped it reads the RFD again: a count now is a frame to deliver; still none, the RFD is
-//! re-armed in place, nothing counted. With the RU ready the pass stops there, and after it the RFD
-//! is read again: a count is a frame still being written, left for the poll its own interrupt
-//! brings; still none and the next RFD still empty, the model went on and took nothing since, so
-//! the RFD is re-armed in place and the RU started at the next RFD to clean, where the model stands
-//! (its queue then flows again; e100.c never starts a ready RU, and receives nothing more for the
-//! rest of the boot). A second flag, "held", keeps that up, every receive poll and the watchdog's
-//! starting the RU again, until a poll's pass takes an RFD (the model's queue moves again): a start
-//! the SCB refused or the model did not act on is tried again, though the RU reads ready. The same
-//! write order leaves a window no driver can close: a count already written over data still to
-//! come. Frames without the OK bit are dropped (the hardware counters count them); frames longer
-//! than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive a frame longer than
-//! 1518 bytes at all (Configure's long-frame bit came with the 82558), so its net_device is
-//! VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
+//! (but one that meets an empty RFD, below). An RFD completed with no frame in it, which the chip
+//! never writes, is QEMU's, in three ways. Its model writes the status before the count and data,
+//! completes a stop point it raced with empty before stopping (the RU then not ready, the frame
+//! queued in QEMU for the restart), and completes empty an old stop point it reads between the
+//! restore's last two writes and goes on, the RU still ready; upstream then returns the 0 bytes it
+//! took, which QEMU's net layer reads as "cannot receive now": it holds that frame and every later
+//! one until an RU Start. The poll meeting an empty RFD looks at the next one and, if that is not
+//! complete, reads the SCB (the model finishes a frame before it answers). With the next RFD
+//! complete or the RU stopped it reads the RFD again: a count now is a frame to deliver; still
+//! none, the RFD is re-armed in place, nothing counted. With the RU ready the pass stops there, and
+//! after it the RFD is read again: a count is a frame still being written, left for the poll its
+//! own interrupt brings; still none and the next RFD still empty, the model went on and took
+//! nothing since, so the RFD is re-armed in place and the RU started at the next RFD to clean,
+//! where the model stands (its queue then flows again; e100.c never starts a ready RU, and receives
+//! nothing more for the rest of the boot). A second flag, "held", keeps that up, every receive poll
+//! and the watchdog's starting the RU again, until a poll's pass takes an RFD (the model's queue
+//! moves again): a start the SCB refused or the model did not act on is tried again, though the RU
+//! reads ready. The same write order leaves a window no driver can close: a count already written
+//! over data still to come. Frames without the OK bit are dropped (the hardware counters count
+//! them); frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive
+//! a frame longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
+//! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
 //! Frames go up through GRO (e100.c hands them to `netif_receive_skb`, past it), which coalesces
 //! TCP segments, but for UDP datagrams GRO could not merge (`Receiver::receive`): the 8255x gives
@@ -900,9 +900,9 @@ impl Nic {
             if !ring.can_restart() {
                 // No RFD to start at yet: the one the RU would start at still holds a frame
                 // (a backlog the RU left, cleaned a budget at a time) or the stop point could
-                // not be moved.
-                // The register is read once there is one, not on every poll of the backlog
-                // (e100.c reads it only at its stop point): flagged, the next poll looks.
+                // not be moved. The register is read once there is one, not on every poll of
+                // the backlog (e100.c reads it only at its stop point): flagged, the next poll
+                // looks.
                 self.ru_stopped.store(true, Ordering::Release);
                 return None;
             }
