@@ -114,6 +114,9 @@ pub(crate) struct ConfigParams {
     pub(crate) wol_magic: bool,
     /// Let the chip send PAUSE frames when its receive FIFO fills (82558 and later).
     pub(crate) tx_pause: bool,
+    /// Standard TCBs on an 82558 or later too (QEMU's model, [`crate::qemu`]); the 82557 has
+    /// only those.
+    pub(crate) standard_tcb: bool,
 }
 
 /// The Configure command's body: 22 bytes, or 32 on the 82551-10. Bit for bit what Intel's
@@ -125,8 +128,10 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     c[1] = 0x08; // RX FIFO limit
     c[2] = p.adaptive_ifs;
     c[6] = 0x02 // direct RX DMA (reserved, must be 1)
-        | 0x10 // standard TCB (on every generation, see below)
         | 0x20; // standard statistics counters
+    if !ext || p.standard_tcb {
+        c[6] |= 0x10; // standard TCB
+    }
     c[7] = 0x01 // discard short frames
         | (3 << 1); // TX underrun retries
     if p.mii {
@@ -165,10 +170,8 @@ pub(crate) fn config_body(mac: Mac, p: &ConfigParams) -> Body {
     if ext {
         // Memory write and invalidate.
         c[3] |= 0x01;
-        // Byte 6 bit 4 stays set: standard TCBs on every generation. e100.c switches 82558+ to
-        // extended TCBs, where the chip also takes up to two TBDs from inside the TCB; that
-        // saves nothing with one TBD per frame, and QEMU's model then sends the in-TCB TBDs
-        // and the TBD array both (or stale bytes after the frame). See `tx_body`.
+        // Byte 6 bit 4 clear (above): extended TCBs, as e100.c has them from the 82558 on,
+        // unless `standard_tcb` (QEMU's model, which misreads them). See `tx_body`.
         //
         // Long (VLAN) frames OK.
         c[18] |= 0x08;
@@ -231,13 +234,12 @@ pub(crate) const TCB_TBD_OFFSET: u32 = 16;
 const TBD_EL: u32 = 1 << 16;
 
 /// The transmit body for one buffer at bus address `buf` of `len` bytes, in a CB at bus address
-/// `cb`: a standard TCB in flexible mode whose TBD array is one TBD, placed inside this CB
-/// right after the TCB fields, and marked end-of-list.
-///
-/// Standard, not extended, TCBs (see [`config_body`]): with an extended TCB the chip first takes
-/// TBDs from inside the TCB and then the TBD array, so a TBD that is both (as in e100.c) is
-/// either followed by whatever stale bytes sit in the second in-TCB slot or, once marked EL, sent
-/// twice by QEMU's model.
+/// `cb`: a TCB in flexible mode with a TBD count of 1, its one TBD placed inside this CB right
+/// after the TCB fields, marked end-of-list, and the TBD array address pointing at it. So it is
+/// read the same whichever TCB Configure chose: an extended TCB (82558 and later, e100.c's
+/// layout) takes its first TBD from that place inside the TCB and, the count being 1, no other;
+/// a standard TCB (the 82557, and QEMU's model, whose extended TCB reads the second in-TCB TBD
+/// whatever the count says: [`crate::qemu`]) takes it from the TBD array, which is that TBD.
 ///
 /// Built word by word (no byte copies): it is built for every frame sent.
 pub(crate) fn tx_body(cb: u32, buf: u32, len: u16, threshold: u8) -> Body<4> {

@@ -419,6 +419,7 @@ mod eeprom;
 mod ethtool;
 mod hw;
 mod phy;
+mod qemu;
 mod rings;
 mod stats;
 mod ucode;
@@ -427,7 +428,7 @@ use desc::ConfigParams;
 use eeprom::Eeprom;
 use hw::Mac;
 use phy::Phy;
-use rings::{scb, CbRing, RxRing};
+use rings::{scb, CbRing, RxRing, RxStore};
 
 /// The Receive Frame Area: the RFD ring while the interface is up (`None` while down). It is
 /// the NAPI poll's ([`net::dev::Operations::PollState`]): the poll has it while NAPI runs, and
@@ -449,7 +450,7 @@ kernel::module_param!(
     ucode_int_delay,
     uint,
     ucode::INT_DELAY_DEFAULT as u32,
-    "CPUSaver microcode: receive interrupt delay, in the microcode's timer units (0-65535, default 1536)"
+    "CPUSaver microcode: receive interrupt delay, in the microcode's timer units (512-4096, or 1 for no bundling; default 1536)"
 );
 
 kernel::module_param!(
@@ -571,24 +572,24 @@ fn msg_level(debug: i32) -> u32 {
     }
 }
 
-/// A microcode module parameter: `value` if within `range`, else (with a warning) `default`.
+/// A microcode module parameter: `value` if `ok` takes it, else (with a warning that names
+/// what is accepted, `allowed`) `default`.
 fn ucode_param(
     pdev: &pci::Device<Core>,
     name: &str,
     value: u32,
-    range: (u16, u16),
+    (ok, allowed): (fn(u32) -> bool, &str),
     default: u16,
 ) -> u16 {
     match u16::try_from(value) {
-        Ok(v) if v >= range.0 && v <= range.1 => v,
+        Ok(v) if ok(value) => v,
         _ => {
             dev_warn!(
                 pdev,
-                "{}={} is out of range ({}-{}): using {}\n",
+                "{}={} is not accepted ({}): using {}\n",
                 name,
                 value,
-                range.0,
-                range.1,
+                allowed,
                 default
             );
             default
@@ -690,6 +691,23 @@ pub(crate) struct Nic {
     ucode: Mutex<Ucode>,
     /// The interrupt delay and bundle limit patched into it (module parameters).
     ucode_params: (u16, u16),
+    /// QEMU's model or a chip ([`qemu::Quirks`]), known at probe.
+    quirks: qemu::Quirks,
+    /// An ASF board (ICH 0x1050-0x1057 with ASF on in its EEPROM, [`hw::asf`]): its management
+    /// needs wake-up kept armed at a power-off, whatever wake-on-LAN says (e100.c's rule).
+    asf: bool,
+    /// The CB ring's memory and the RFA's array while no ring is built: allocated at the first
+    /// bring-up, for the largest rings, and reused by every bring-up after it (resume, reset,
+    /// resize), so none of those needs a high-order allocation. Process context only.
+    #[pin]
+    spare: Mutex<Spare>,
+}
+
+/// What a ring keeps between bring-ups (see [`Nic::spare`]).
+#[derive(Default)]
+struct Spare {
+    cb: Option<CbRing>,
+    rx: Option<RxStore>,
 }
 
 /// What the CPUSaver microcode of this part is, once asked for.
@@ -852,6 +870,7 @@ impl Nic {
         let opts = rings::RxOpts {
             fcs: self.rx_fcs.load(Ordering::Relaxed),
             all: self.rx_all.load(Ordering::Relaxed),
+            empty_rfds: self.quirks.empty_rfds(),
             counters: &self.counters,
         };
         let got = ring.clean(receiver, bound, opts, || {
@@ -1065,6 +1084,7 @@ impl Nic {
             // The loopback test looks for its frame as sent: no FCS after it.
             rx_fcs: self.rx_fcs.load(Ordering::Relaxed) && lb == 0,
             rx_all: self.rx_all.load(Ordering::Relaxed) && lb == 0,
+            standard_tcb: self.quirks.standard_tcb(),
             ..ConfigParams::default()
         }
     }
@@ -1082,10 +1102,15 @@ impl Nic {
         }
         dev.detach();
         let _ = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
-        if arm && self.wol.load(Ordering::Relaxed) {
+        let wol = self.wol.load(Ordering::Relaxed);
+        if arm && wol {
             if let Err(e) = self.arm_wake(dev) {
                 netdev_warn!(dev, "cannot arm wake-on-LAN: {:?}\n", e);
             }
+        }
+        if arm && (wol || self.asf) {
+            // The 82552 renegotiates to its lowest speed while it waits (e100.c).
+            let _ = self.with_mdio(dev.parent(), |m| phy::sleep_mode(m, &self.phy, true));
         }
     }
 
@@ -1098,19 +1123,32 @@ impl Nic {
         let bound = dev.parent();
         let io = self.csr(bound)?;
         hw_reset(io);
-        // On a ring of its own, not yet the CU lock's, so the wait for the chip can sleep.
-        let mut ring = CbRing::new(bound, rings::CBS.1 as usize)?;
+        // On the kept ring ([`Nic::spare`]; new only if the interface was never up), not yet
+        // the CU lock's, so the waits for the chip can sleep.
+        let kept = self.spare.lock().cb.take();
+        let mut ring = match kept {
+            Some(mut r) => match r.reset(rings::CBS.1 as usize) {
+                Ok(()) => r,
+                Err(e) => {
+                    self.spare.lock().cb = Some(r);
+                    return Err(e);
+                }
+            },
+            None => CbRing::new(bound, rings::CBS.1 as usize)?,
+        };
         let params = ConfigParams {
             mii: self.non_mii.is_none(),
             wol_magic: true,
+            standard_tcb: self.quirks.standard_tcb(),
             ..ConfigParams::default()
         };
         let mut arm = || -> Result {
-            rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
+            rings::exec_cmd_sleeping(io, scb::CUC_LOAD_BASE, Some(0))?;
             for (cmd, body) in [
                 (desc::CbCmd::IaSetup, desc::ia_body(&dev.mac_addr())),
                 (desc::CbCmd::Configure, desc::config_body(self.mac, &params)),
             ] {
+                rings::wait_scb_sleeping(io)?;
                 ring.issue(io, cmd as u16, body.words())?;
             }
             // Done within microseconds; the device must not be powered down before.
@@ -1125,8 +1163,8 @@ impl Nic {
             Err(ETIMEDOUT)
         };
         let res = arm();
-        // Kept, whatever happened, where `down` frees it at resume (after resetting the chip,
-        // whose CU may hold an address in it).
+        // Kept, whatever happened, where `down` takes it back at resume (after resetting the
+        // chip, whose CU may hold an address in it).
         self.cu.lock().ring = Some(ring);
         res
     }
@@ -1141,9 +1179,12 @@ impl Nic {
     }
 
     /// Loads the CPUSaver microcode, if the part takes one and it is at hand, through `ring`
-    /// (fresh, not yet the CU lock's), and waits for the chip to take it. `ENOENT` if a
-    /// required blob is missing, `EIO` if the chip refused or did not complete the load (as
-    /// e100.c, which then fails the bring-up too).
+    /// (fresh, not yet the CU lock's), and waits for the chip to take it. The load's CB ends
+    /// the list (EL, not S), and the CU is started afresh for what follows (`CbRing::cu_idle`),
+    /// as e100.c and fxp do: loading microcode changes what the CU runs, and neither carries
+    /// it on from the load with a CU Resume. `ENOENT` if a required blob is missing, `EIO` if
+    /// the chip refused or did not complete the load (as e100.c, which then fails the bring-up
+    /// too).
     fn load_ucode(&self, dev: &NetDevice, io: &rings::Csr, ring: &mut CbRing) -> Result {
         let Some(blob) = ucode::blob_for(self.mac, self.ich) else {
             return Ok(());
@@ -1158,8 +1199,9 @@ impl Nic {
                 _ => return Ok(()),
             }
         };
-        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
-        ring.issue(io, desc::CbCmd::Ucode as u16, body.words())?;
+        rings::exec_cmd_sleeping(io, scb::CUC_LOAD_BASE, Some(0))?;
+        rings::wait_scb_sleeping(io)?;
+        ring.issue_last(io, desc::CbCmd::Ucode as u16, body.words())?;
         let mut freed = rings::Reclaimed::new();
         let mut failed = 0;
         // Up to 500 ms, as e100.c allows it; a chip takes it in microseconds.
@@ -1183,6 +1225,8 @@ impl Nic {
             );
             return Err(EIO);
         }
+        // Idle at the EL: only a CU_START moves it on ("must restart cuc", e100.c).
+        ring.cu_idle();
         Ok(())
     }
 
@@ -1264,6 +1308,8 @@ impl Nic {
         };
         // A transmit timeout from before the suspend is moot.
         self.tx_timeout.store(false, Ordering::Relaxed);
+        // No reverse autonegotiation on the 82552 any more (set by `quiesce`).
+        let _ = self.with_mdio(dev.parent(), |m| phy::sleep_mode(m, &self.phy, false));
         let res = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| {
             self.down(dev, rfa);
             let r = self.up(dev, rfa);
@@ -1303,14 +1349,12 @@ impl Nic {
         ring.issue(io, cmd as u16, body.words())
     }
 
-    /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
-    fn apply_rx_mode(
+    /// Configure's parameters and the multicast list for `dev`'s flags and addresses.
+    fn rx_mode(
         &self,
         dev: &NetDevice,
         addrs: &AddrList<'_>,
-        cu: &mut Cu,
-        io: &rings::Csr,
-    ) -> Result {
+    ) -> Result<(ConfigParams, KVec<[u8; 6]>)> {
         let p = self.config_params(dev, addrs);
         let mut list: KVec<[u8; 6]> = KVec::new();
         if !p.multicast_all {
@@ -1322,6 +1366,18 @@ impl Nic {
             });
             err?;
         }
+        Ok((p, list))
+    }
+
+    /// Queues Configure and Multicast setup for `dev`'s flags and multicast list.
+    fn apply_rx_mode(
+        &self,
+        dev: &NetDevice,
+        addrs: &AddrList<'_>,
+        cu: &mut Cu,
+        io: &rings::Csr,
+    ) -> Result {
+        let (p, list) = self.rx_mode(dev, addrs)?;
         if cu.ring.as_ref().map_or(0, |r| r.avail()) < 2 {
             return Err(EBUSY);
         }
@@ -1347,16 +1403,78 @@ impl Nic {
 
     /// [`Nic::up`], or with `test` the same bring-up for the offline self-test: the queue
     /// stays stopped (no frame of the stack's may reach the loopback) and interrupts masked
-    /// (NAPI is off, or the interrupt not even requested).
+    /// (NAPI is off, or the interrupt not even requested). The rings come from [`Nic::spare`]
+    /// and go back there if the bring-up fails, the chip reset.
     fn up_with(&self, dev: &NetDevice, rfa: &mut Rfa, test: bool) -> Result {
+        let (rx, mut cb) = self.take_rings(dev, test)?;
+        if let Err(e) = self.start_hw(dev, &rx, &mut cb, test) {
+            if let Ok(io) = self.csr(dev.parent()) {
+                hw_reset(io);
+            }
+            self.park(Some(cb), Some(rx));
+            return Err(e);
+        }
+        self.publish(dev, rfa, rx, cb, test);
+        Ok(())
+    }
+
+    /// The rings for a bring-up, of the sizes `ethtool -G` set: the kept ones ([`Nic::spare`])
+    /// re-armed, or (the first time) new ones with room for the largest. On failure what was
+    /// kept stays kept.
+    fn take_rings(&self, dev: &NetDevice, test: bool) -> Result<(RxRing, CbRing)> {
         let bound = dev.parent();
         let (rfds, cbs) = (
-            self.rx_count.load(Ordering::Relaxed),
-            self.tx_count.load(Ordering::Relaxed),
+            self.rx_count.load(Ordering::Relaxed) as usize,
+            self.tx_count.load(Ordering::Relaxed) as usize,
         );
+        let mut sp = self.spare.lock();
+        let cb = match sp.cb.take() {
+            Some(mut cb) => match cb.reset(cbs) {
+                Ok(()) => cb,
+                Err(e) => {
+                    sp.cb = Some(cb);
+                    return Err(e);
+                }
+            },
+            None => CbRing::new(bound, cbs)?,
+        };
+        let store = match sp.rx.take().map_or_else(RxStore::new, Ok) {
+            Ok(store) => store,
+            Err(e) => {
+                sp.cb = Some(cb);
+                return Err(e);
+            }
+        };
         // A self-test reads the looped-back frame out of its buffer: cleared for it.
-        let rx = RxRing::new(dev, bound, rfds as usize, test)?;
-        let mut cb = CbRing::new(bound, cbs as usize)?;
+        match RxRing::new(dev, bound, rfds, test, store) {
+            Ok(rx) => Ok((rx, cb)),
+            Err((e, store)) => {
+                sp.cb = Some(cb);
+                sp.rx = Some(store);
+                Err(e)
+            }
+        }
+    }
+
+    /// Keeps the rings of a bring-up that failed or a `down` for the next bring-up, their
+    /// buffers freed (the chip reset: nothing of theirs is the device's any more).
+    fn park(&self, cb: Option<CbRing>, rx: Option<RxRing>) {
+        let mut sp = self.spare.lock();
+        if let Some(mut cb) = cb {
+            cb.release();
+            sp.cb = Some(cb);
+        }
+        if let Some(rx) = rx {
+            sp.rx = Some(rx.into_store());
+        }
+    }
+
+    /// The bring-up's hardware part, on rings nobody else sees yet: self-test, PHY, microcode,
+    /// base addresses, Configure, receive filter, address, statistics address, RU Start. Every
+    /// SCB command waits for the SCB sleeping, up to 100 ms ([`rings::wait_scb_sleeping`]), with
+    /// no lock held.
+    fn start_hw(&self, dev: &NetDevice, rx: &RxRing, cb: &mut CbRing, test: bool) -> Result {
+        let bound = dev.parent();
         self.self_test(bound)?;
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
         self.with_mdio(bound, |m| phy::select(m, &self.phy))?
@@ -1376,43 +1494,64 @@ impl Nic {
             }
             Some(())
         });
-
         let io = self.csr(bound)?;
-        // The microcode first, as e100.c's hardware init: on the new ring, which nothing else
-        // sees yet, so its completion can be waited for sleeping.
-        self.load_ucode(dev, io, &mut cb)?;
-        // Lock order: the address list (which disables bottom halves), then `cu`.
-        let addrs = dev.lock_addrs();
-        let start = rx.start_addr();
-        *rfa = Some(rx);
-        let mut cu = self.cu.lock();
-        cu.ring = Some(cb);
+        // The microcode first, as e100.c's hardware init.
+        self.load_ucode(dev, io, cb)?;
+        // The receive mode as it is now; one set meanwhile is applied at `publish`.
+        self.rx_mode_pending.store(false, Ordering::Relaxed);
+        let (params, list) = {
+            let addrs = dev.lock_addrs();
+            self.rx_mode(dev, &addrs)?
+        };
         dma_write!(self.mem, 0, stats = [0; stats::STATS_WORDS])?;
-        rings::exec_cmd(io, scb::CUC_LOAD_BASE, Some(0))?;
-        rings::exec_cmd(io, scb::RUC_LOAD_BASE, Some(0))?;
-        self.apply_rx_mode(dev, &addrs, &mut cu, io)?;
-        self.command(
-            &mut cu,
-            io,
-            desc::CbCmd::IaSetup,
-            &desc::ia_body(&dev.mac_addr()),
-        )?;
-        rings::exec_cmd(io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
-        rings::exec_cmd(io, scb::CUC_DUMP_RESET, None)?;
-        rings::exec_cmd(io, scb::RUC_START, Some(start))?;
-        self.ru_stopped.store(false, Ordering::Release);
-        self.ru_held.store(false, Ordering::Relaxed);
-        // Causes a shared line's handler gathered while the interface was down mean nothing now.
-        self.irq_cause.store(0, Ordering::Relaxed);
-        drop(cu);
-        drop(addrs);
-        dev.reset_queue();
-        if !test {
-            dev.start_queue();
-            io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+        rings::exec_cmd_sleeping(io, scb::CUC_LOAD_BASE, Some(0))?;
+        rings::exec_cmd_sleeping(io, scb::RUC_LOAD_BASE, Some(0))?;
+        for (cmd, body) in [
+            (desc::CbCmd::Configure, desc::config_body(self.mac, &params)),
+            (desc::CbCmd::Multicast, desc::multicast_body(list.iter())),
+            (desc::CbCmd::IaSetup, desc::ia_body(&dev.mac_addr())),
+        ] {
+            rings::wait_scb_sleeping(io)?;
+            cb.issue(io, cmd as u16, body.words())?;
         }
-        flush(io);
-        Ok(())
+        rings::exec_cmd_sleeping(io, scb::CUC_DUMP_ADDR, Some(self.mem_addr(8)))?;
+        rings::exec_cmd_sleeping(io, scb::CUC_DUMP_RESET, None)?;
+        rings::exec_cmd_sleeping(io, scb::RUC_START, Some(rx.start_addr()))
+    }
+
+    /// Hands the brought-up rings to the data path: the RFA to NAPI's state, the CB ring to the
+    /// CU lock, a receive mode set during the bring-up queued, and (but for a self-test) the
+    /// queue started and interrupts unmasked.
+    fn publish(&self, dev: &NetDevice, rfa: &mut Rfa, rx: RxRing, cb: CbRing, test: bool) {
+        *rfa = Some(rx);
+        {
+            // Lock order: the address list (which disables bottom halves), then `cu`.
+            let addrs = dev.lock_addrs();
+            let mut cu = self.cu.lock();
+            cu.ring = Some(cb);
+            // Its commands may still be with the CU.
+            self.tx_busy.store(true, Ordering::Relaxed);
+            if let Ok(io) = self.csr(dev.parent()) {
+                if self.rx_mode_pending.swap(false, Ordering::Relaxed)
+                    && self.apply_rx_mode(dev, &addrs, &mut cu, io).is_err()
+                {
+                    self.rx_mode_pending.store(true, Ordering::Relaxed);
+                }
+            }
+            self.ru_stopped.store(false, Ordering::Release);
+            self.ru_held.store(false, Ordering::Relaxed);
+            // Causes a shared line's handler gathered while the interface was down mean
+            // nothing now.
+            self.irq_cause.store(0, Ordering::Relaxed);
+        }
+        dev.reset_queue();
+        if let Ok(io) = self.csr(dev.parent()) {
+            if !test {
+                dev.start_queue();
+                io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+            }
+            flush(io);
+        }
     }
 
     /// Stops the hardware and frees the rings (and every buffer in them).
@@ -1433,11 +1572,9 @@ impl Nic {
             // The guard is released at the end of its statement, inside the section.
             cb = self.cu.lock().ring.take();
         }
-        let rx = rfa.take();
-        // Freed with bottom halves enabled: freeing coherent memory may sleep on some
-        // platforms (remapped or IOMMU-backed allocations).
-        drop(cb);
-        drop(rx);
+        // Their buffers freed with bottom halves enabled, the rings kept for the next
+        // bring-up.
+        self.park(cb, rfa.take());
         dev.reset_queue();
     }
 
@@ -1903,18 +2040,24 @@ impl E100Driver {
                 pdev,
                 "ucode_int_delay",
                 UCODE_INT_DELAY.get(),
-                ucode::INT_DELAY_RANGE,
+                (ucode::int_delay_ok, "512-4096, or 1"),
                 ucode::INT_DELAY_DEFAULT,
             ),
             ucode_param(
                 pdev,
                 "ucode_bundle_max",
                 UCODE_BUNDLE_MAX.get(),
-                ucode::BUNDLE_MAX_RANGE,
+                (ucode::bundle_max_ok, "1-65535"),
                 ucode::BUNDLE_MAX_DEFAULT,
             ),
         );
 
+        let asf = hw::asf(
+            pdev.device_id(),
+            eeprom.word(hw::EEPROM_CONFIG_ASF),
+            eeprom.word(hw::EEPROM_SMBUS_ADDR),
+        );
+        let quirks = qemu::Quirks::detect();
         let mem = CoherentAllocation::<Mem>::alloc_coherent(bound, 1, GFP_KERNEL)?;
         let words = eeprom.len();
         let nic = Arc::pin_init(
@@ -1963,6 +2106,9 @@ impl E100Driver {
                 suspended: AtomicBool::new(false),
                 ucode <- new_mutex!(Ucode::Unknown, "e100_rs::ucode"),
                 ucode_params,
+                quirks,
+                asf,
+                spare <- new_mutex!(Spare::default(), "e100_rs::spare"),
             }),
             GFP_KERNEL,
         )?;
@@ -1991,7 +2137,7 @@ impl E100Driver {
         let ndev = reg.device();
         netdev_info!(
             ndev,
-            "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}\n",
+            "{} rev {}, {} EEPROM words, PHY {} ({:#010x}) at {}, irq {}, MAC addr {}{}; {}\n",
             mac.name(),
             mac.revision(),
             words,
@@ -1999,7 +2145,9 @@ impl E100Driver {
             phy.id,
             phy.addr,
             pdev.irq(),
-            MacFmt(&ndev.mac_addr())
+            MacFmt(&ndev.mac_addr()),
+            if asf { ", ASF" } else { "" },
+            quirks.describe()
         );
         drop(reg);
         Ok(E100Driver { netdev })
@@ -2051,12 +2199,19 @@ impl pci::Driver for E100Driver {
             nic.quiesce(dev, &rtnl, power_off);
         }
         pdev.clear_master();
-        let wake = nic.wol.load(Ordering::Relaxed);
+        let wol = nic.wol.load(Ordering::Relaxed);
+        // An ASF board's management needs wake-up armed too (e100.c's rule).
+        let wake = wol || nic.asf;
         if nic.msg_enable.load(Ordering::Relaxed) & MSG_WOL != 0 {
             netdev_info!(
                 dev,
-                "shutdown: quiesced, wake-on-LAN {}{}\n",
-                if wake { "on" } else { "off" },
+                "shutdown: quiesced, wake-on-LAN {}{}{}\n",
+                if wol { "on" } else { "off" },
+                if nic.asf {
+                    ", ASF: wake-up kept armed"
+                } else {
+                    ""
+                },
                 if power_off { ", powering off" } else { "" }
             );
         }
@@ -2144,11 +2299,18 @@ impl net::dev::Operations for Nic {
     // path pays one call, not two.
     #[inline(always)]
     fn start_xmit<'a>(&self, dev: &NetDevice, skb: TxSkb<'a>) -> TxOutcome<'a> {
-        // The 8255x pads short frames itself when Configure asks it to, but not every model of
-        // it does (QEMU's ignores the bit): pad here, so no frame leaves shorter than 60 bytes.
-        let Ok(skb) = skb.pad_to(ETH_ZLEN) else {
-            stats::add(&self.counters.tx_dropped, 1);
-            return TxOutcome::Ok;
+        // The 8255x pads short frames itself (Configure asks it to); QEMU's model ignores the
+        // bit, so there they are padded here and no frame leaves shorter than 60 bytes.
+        let skb = if self.quirks.pad_short() {
+            match skb.pad_to(ETH_ZLEN) {
+                Ok(skb) => skb,
+                Err(_) => {
+                    stats::add(&self.counters.tx_dropped, 1);
+                    return TxOutcome::Ok;
+                }
+            }
+        } else {
+            skb
         };
         let bound = dev.parent();
         let Ok(io) = self.csr(bound) else {
@@ -2229,6 +2391,8 @@ impl net::dev::Operations for Nic {
         // The core holds the address-list lock, with bottom halves disabled.
         let mut cu = self.cu.lock();
         if cu.ring.is_none() {
+            // Down, or in a bring-up, which applies it as it hands the ring over.
+            self.rx_mode_pending.store(true, Ordering::Relaxed);
             return;
         }
         if self.apply_rx_mode(dev, addrs, &mut cu, io).is_err() {
@@ -2284,8 +2448,9 @@ impl net::dev::Operations for Nic {
     }
 
     fn mii_write(&self, dev: &NetDevice, phy: u16, reg: u16, val: u16) -> Result {
+        // Through the PHY's write hook, as e100.c's MDIO writes all are (the 82552's BMCR).
         if self.with_mdio(dev.parent(), |m| {
-            phy::Mdio::write(m, phy as u8, reg as u8, val)
+            phy::write_reg(m, &self.phy, phy as u8, reg as u8, val)
         })? {
             Ok(())
         } else {

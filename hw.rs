@@ -77,6 +77,26 @@ pub(crate) fn wol_default(mac: Mac, eeprom_id: u16) -> bool {
     wol_capable(mac) && eeprom_id & EEPROM_ID_WOL != 0
 }
 
+/// The EEPROM's ASF configuration word, its bits, and the word of the SMBus address (e100.c's
+/// `eeprom_config_asf`, `eeprom_asf`, `eeprom_gcl`, `eeprom_smbus_addr`).
+pub(crate) const EEPROM_CONFIG_ASF: usize = 0x0d;
+pub(crate) const EEPROM_ASF: u16 = 0x8000;
+pub(crate) const EEPROM_GCL: u16 = 0x4000;
+pub(crate) const EEPROM_SMBUS_ADDR: usize = 0x90;
+/// The ICH parts that may carry ASF management (82562 on ICH4/ICH5: 0x1050-0x1057).
+pub(crate) const ASF_DEVICES: (u16, u16) = (0x1050, 0x1057);
+
+/// Whether the board runs ASF (remote management over SMBus), which needs wake-up armed at a
+/// power-off whatever wake-on-LAN says: one of the ICH parts that can, with ASF on and GCL off
+/// in the EEPROM's ASF word and an SMBus address other than 0xFE (e100.c's `e100_asf`; on a
+/// 64-word EEPROM the address word is past the end and reads 0, as in e100.c's zeroed array).
+pub(crate) fn asf(device: u16, config_asf: u16, smbus_addr: u16) -> bool {
+    (ASF_DEVICES.0..=ASF_DEVICES.1).contains(&device)
+        && config_asf & EEPROM_ASF != 0
+        && config_asf & EEPROM_GCL == 0
+        && smbus_addr & 0xff != 0xfe
+}
+
 /// What PCI error recovery asks for once an error was detected and the device quiesced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AfterError {

@@ -618,19 +618,51 @@ pub(crate) fn quirks<M: Mdio>(m: &mut M, phy: &Phy, mdix: Mdix, forced: bool) ->
     Some(())
 }
 
-/// Writes BMCR of `phy`. The 82552 sometimes fails to negotiate 100 Mb/s although it
-/// advertises it, unless a BMCR write that enables or restarts autonegotiation also carries
-/// the best advertised speed and duplex (e100.c's MDIO hook for this PHY); that is added here.
-pub(crate) fn write_bmcr<M: Mdio>(m: &mut M, phy: &Phy, mut val: u16) -> Option<()> {
-    if phy.id == PHY_82552_V && val & (BMCR_ANRESTART | BMCR_ANENABLE) != 0 {
-        let adv = m.read(phy.addr, MII_ADVERTISE)?;
+/// Writes BMCR of `phy`, through [`write_reg`]'s hook.
+pub(crate) fn write_bmcr<M: Mdio>(m: &mut M, phy: &Phy, val: u16) -> Option<()> {
+    write_reg(m, phy, phy.addr, MII_BMCR, val).then_some(())
+}
+
+/// Writes register `reg` at MDI address `addr` (an `SIOCSMIIREG`, or the driver's own) through
+/// `phy`'s write hook, as e100.c sends every MDIO write through its PHY's. The 82552 sometimes
+/// fails to negotiate 100 Mb/s although it advertises it, unless a BMCR write that enables or
+/// restarts autonegotiation also carries the best advertised speed and duplex: that is added
+/// (at any address: the 82552 answers on all of them). Whether the write completed.
+pub(crate) fn write_reg<M: Mdio>(m: &mut M, phy: &Phy, addr: u8, reg: u8, mut val: u16) -> bool {
+    if reg == MII_BMCR && phy.id == PHY_82552_V && val & (BMCR_ANRESTART | BMCR_ANENABLE) != 0 {
+        let Some(adv) = m.read(phy.addr, MII_ADVERTISE) else {
+            return false;
+        };
         if adv & ADV_100FULL != 0 {
             val |= BMCR_SPEED100 | BMCR_FULLDPLX;
         } else if adv & ADV_100HALF != 0 {
             val |= BMCR_SPEED100;
         }
     }
-    m.write(phy.addr, MII_BMCR, val).then_some(())
+    m.write(addr, reg, val)
+}
+
+/// The 82552's SmartSpeed register, and its reverse-autonegotiation bits (e100.c's
+/// `E100_82552_SMARTSPEED`, `E100_82552_REV_ANEG`, `E100_82552_ANEG_NOW`).
+const MII_82552_SMARTSPEED: u8 = 0x14;
+const SMARTSPEED_REV_ANEG: u16 = 0x0200;
+const SMARTSPEED_ANEG_NOW: u16 = 0x0400;
+
+/// Before the system sleeps with wake-up armed: the 82552 renegotiates down to the lowest
+/// common speed (reverse autonegotiation, "now"), to save power while it waits, as e100.c does;
+/// [`sleep_mode`] with `false` turns it off again at resume. Nothing on other PHYs. `None` on
+/// an MDI timeout.
+pub(crate) fn sleep_mode<M: Mdio>(m: &mut M, phy: &Phy, on: bool) -> Option<()> {
+    if phy.id != PHY_82552_V {
+        return Some(());
+    }
+    let v = m.read(phy.addr, MII_82552_SMARTSPEED)?;
+    let v = if on {
+        v | SMARTSPEED_REV_ANEG | SMARTSPEED_ANEG_NOW
+    } else {
+        v & !SMARTSPEED_REV_ANEG
+    };
+    m.write(phy.addr, MII_82552_SMARTSPEED, v).then_some(())
 }
 
 /// What `ethtool -p` wants of the LEDs.

@@ -32,7 +32,7 @@
 //! first RFD not yet cleaned, but only once that RFD is empty, so a frame the RU wrote is never
 //! overwritten before it is delivered.
 
-use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_S, RFD_BUF_LEN, RFD_LEN};
+use crate::desc::{self, RfdStatus, CB_COMPLETE, CB_EL, CB_S, RFD_BUF_LEN, RFD_LEN};
 use crate::hw;
 use crate::stats;
 use kernel::device::{Bound, Device};
@@ -42,6 +42,7 @@ use kernel::net::dev::Device as NetDevice;
 use kernel::net::napi::{Poll, Receiver};
 use kernel::net::skbuff::{RxBuf, RxMapping, SkBuff, SkbBatch, TxSkb, TxSlots};
 use kernel::prelude::*;
+use kernel::vec_ext::VecExt;
 use kernel::{delay, dma_read, dma_write};
 
 /// Default, minimum and maximum numbers of CBs (e100.c's).
@@ -97,15 +98,57 @@ fn ring_prev(i: usize, count: usize) -> usize {
 /// The CSR block type.
 pub(crate) type Csr = Io<{ hw::CSR_LEN }>;
 
-/// Polls allowed for the SCB to accept a command: 20 fast, then 5 us apart (about 10 ms).
+/// Polls allowed for the SCB to accept a command on the data path, where the CU lock keeps
+/// interrupts off: 20 fast, then 5 us apart (about 10 ms). A command not taken by then stays
+/// queued for the next kick.
 const SCB_POLLS: u32 = 2000;
 
+/// How long a caller that may sleep waits for the SCB to take a command: 100 ms, e100.c's
+/// `E100_WAIT_SCB_TIMEOUT` ("we might have to wait 100ms!!!"), which real boards needed at
+/// bring-up (Linux 2.5.44's "hw init failed").
+const SCB_SLEEP_MS: i64 = 100;
+
+/// Whether the SCB has taken every command (its command byte reads 0).
+fn scb_idle(io: &Csr) -> bool {
+    io.read8(hw::SCB_CMD_LO) == 0
+}
+
+/// Waits, sleeping, until the SCB has taken the last command: a few fast polls, then 20-40 us
+/// sleeps, for up to [`SCB_SLEEP_MS`]. `EBUSY` if it has not by then. Process context, no
+/// spinlock held: the bring-up's commands (the base addresses, microcode, Configure, the
+/// statistics address, RU Start) go through here, outside the CU lock, so a slow chip never
+/// keeps interrupts off while it is waited for.
+pub(crate) fn wait_scb_sleeping(io: &Csr) -> Result {
+    for _ in 0..20 {
+        if scb_idle(io) {
+            return Ok(());
+        }
+    }
+    let start = kernel::time::Ktime::ktime_get();
+    loop {
+        if scb_idle(io) {
+            return Ok(());
+        }
+        if kernel::time::ktime_ms_delta(kernel::time::Ktime::ktime_get(), start) > SCB_SLEEP_MS {
+            return if scb_idle(io) { Ok(()) } else { Err(EBUSY) };
+        }
+        delay::usleep_range(20, 40);
+    }
+}
+
+/// [`exec_cmd`] after [`wait_scb_sleeping`]: for callers that may sleep.
+pub(crate) fn exec_cmd_sleeping(io: &Csr, cmd: u8, ptr: Option<u32>) -> Result {
+    wait_scb_sleeping(io)?;
+    exec_cmd(io, cmd, ptr)
+}
+
 /// Issues SCB command `cmd` (with `ptr` in the general pointer if given). Fails with `EBUSY` if
-/// the SCB has not accepted the previous command in time. Serialised by the caller (the CU lock).
+/// the SCB has not accepted the previous command within [`SCB_POLLS`]. Serialised by the caller
+/// (the CU lock, or a bring-up that owns the hardware).
 pub(crate) fn exec_cmd(io: &Csr, cmd: u8, ptr: Option<u32>) -> Result {
     let mut accepted = false;
     for i in 0..SCB_POLLS {
-        if io.read8(hw::SCB_CMD_LO) == 0 {
+        if scb_idle(io) {
             accepted = true;
             break;
         }
@@ -183,25 +226,68 @@ pub(crate) struct CbRing {
 }
 
 impl CbRing {
-    /// Allocates `count` CBs linked in a ring.
+    /// Allocates room for the largest ring, [`CBS`]'s maximum (one coherent block of 256 CBs,
+    /// order 6, and the transmit slots), kept by the driver from its first bring-up to its
+    /// removal and re-armed by [`CbRing::reset`] at every bring-up after: as e100.c's DMA pool
+    /// (created at probe, its block allocated at the first open and reused), no resume, reset
+    /// or resize needs a high-order allocation again. Returns it linked as a ring of `count`.
     pub(crate) fn new(dev: &Device<Bound>, count: usize) -> Result<Self> {
-        let mem = CoherentAllocation::<Cb>::alloc_coherent(dev, count, GFP_KERNEL)?;
-        for i in 0..count {
-            let next = mem.dma_handle_at(ring_next(i, count))?;
-            dma_write!(mem, i, link = (next as u32).to_le())?;
-        }
-        Ok(Self {
-            mem,
-            tx: TxSlots::new(dev, count)?,
-            count,
+        let cap = CBS.2 as usize;
+        let mut ring = Self {
+            mem: CoherentAllocation::<Cb>::alloc_coherent(dev, cap, GFP_KERNEL)?,
+            tx: TxSlots::new(dev, cap)?,
+            count: cap,
             to_use: 0,
             to_send: 0,
             to_clean: 0,
-            avail: count,
+            avail: cap,
             sent: 0,
             unsent: 0,
             cu_start: true,
-        })
+        };
+        ring.reset(count)?;
+        Ok(ring)
+    }
+
+    /// Makes this a fresh ring of `count` CBs (at most [`CBS`]'s maximum, the room allocated):
+    /// every transmit buffer still held is unmapped and freed, the first `count` CBs are
+    /// linked in a circle, all free, and the next kick is a CU_START. The chip must have been
+    /// reset first (its CU may hold an address in the block). `EINVAL` for a bad `count`.
+    pub(crate) fn reset(&mut self, count: usize) -> Result {
+        if count == 0 || count > self.mem.count() || count > self.tx.count() {
+            return Err(EINVAL);
+        }
+        for i in 0..self.tx.count() {
+            // Never sent as far as the stack knows: freed as drops.
+            drop(self.tx.unmap(i));
+        }
+        for i in 0..count {
+            let next = self.mem.dma_handle_at(ring_next(i, count))?;
+            dma_write!(self.mem, i, { status = 0, command = 0, link = (next as u32).to_le() })?;
+        }
+        // INVARIANT: every CB free, no slot filled.
+        self.count = count;
+        self.to_use = 0;
+        self.to_send = 0;
+        self.to_clean = 0;
+        self.avail = count;
+        self.sent = 0;
+        self.unsent = 0;
+        self.cu_start = true;
+        Ok(())
+    }
+
+    /// Frees every transmit buffer the ring holds (the chip reset, or about to be dropped with
+    /// it): what `down` does before it keeps the ring for the next bring-up.
+    pub(crate) fn release(&mut self) {
+        for i in 0..self.tx.count() {
+            drop(self.tx.unmap(i));
+        }
+        self.sent = 0;
+        self.unsent = 0;
+        self.avail = self.count;
+        self.to_send = self.to_use;
+        self.to_clean = self.to_use;
     }
 
     /// Free CBs.
@@ -229,9 +315,29 @@ impl CbRing {
             return Err(ENOSPC);
         }
         // Its slot is empty: `clean` empties every slot it passes.
-        self.fill(self.to_use, command, body)?;
+        self.fill(self.to_use, command | CB_S, body)?;
         self.queued(io);
         Ok(())
+    }
+
+    /// [`CbRing::issue`] for a command the CU ends idle at: the CB has EL set instead of S. The
+    /// microcode load is sent so, as e100.c (`e100_setup_ucode`) and fxp (`fxp_load_ucode`)
+    /// send it: loading microcode changes what the CU runs, and neither lets a CU Resume carry
+    /// the CU on from it. Once it has completed, [`CbRing::cu_idle`] makes the next kick a
+    /// CU_START ("must restart cuc", e100.c).
+    pub(crate) fn issue_last(&mut self, io: &Csr, command: u16, body: &[u32]) -> Result {
+        if self.avail == 0 {
+            return Err(ENOSPC);
+        }
+        self.fill(self.to_use, command | CB_EL, body)?;
+        self.queued(io);
+        Ok(())
+    }
+
+    /// The CU went idle at a completed EL CB ([`CbRing::issue_last`]) and everything queued is
+    /// complete: the next kick starts it again with CU_START at the first CB not yet sent.
+    pub(crate) fn cu_idle(&mut self) {
+        self.cu_start = true;
     }
 
     /// Queues a transmit: maps `skb` into the slot of the CB at `to_use` for `dev`, fills the CB
@@ -257,7 +363,7 @@ impl CbRing {
             Err((skb, e)) => return Err((e, Some(skb))),
         };
         let head = body(self.addr(i), addr as u32).all_words();
-        if let Err(e) = self.fill_head(i, command, head) {
+        if let Err(e) = self.fill_head(i, command | CB_S, head) {
             drop(self.tx.unmap(i));
             return Err((e, None));
         }
@@ -288,6 +394,7 @@ impl CbRing {
         self.kick_at(io, i);
     }
 
+    /// Writes CB `i` with `command` (its S or EL bit included) and `body`, status clear.
     fn fill(&mut self, i: usize, command: u16, body: &[u32]) -> Result {
         // The first words in one element access (past a short body's end, zeros the device
         // ignores); the rest, for the commands that have more, word by word.
@@ -309,11 +416,12 @@ impl CbRing {
         {
             dma_write!(self.mem, i, rest[k] = *w)?;
         }
-        dma_write!(self.mem, i, { status = 0, command = (command | CB_S).to_le() })
+        dma_write!(self.mem, i, { status = 0, command = command.to_le() })
     }
 
     /// Writes CB `i` with a body of at most [`CB_HEAD_WORDS`] words (a transmit's: one element
-    /// access for all of it, each word written from a register), its S bit set, status clear.
+    /// access for all of it, each word written from a register), `command` (its S or EL bit
+    /// included), status clear.
     #[inline(always)]
     fn fill_head(&mut self, i: usize, command: u16, head: [u32; CB_HEAD_WORDS]) -> Result {
         let [h0, h1, h2, h3] = head;
@@ -323,7 +431,7 @@ impl CbRing {
             head2 = h2,
             head3 = h3,
             status = 0,
-            command = (command | CB_S).to_le()
+            command = command.to_le()
         })
     }
 
@@ -506,8 +614,20 @@ impl Cleaned {
 }
 
 /// One armed receive buffer.
-struct Rx {
+pub(crate) struct Rx {
     buf: RxMapping<RFD_LEN>,
+}
+
+/// The RFA's array of slots while no ring is built: empty, with room for the largest ring
+/// ([`RFDS`]'s maximum; 256 slots are more than a page). Allocated at the first bring-up and
+/// kept: later bring-ups (resume, reset, resize) build their ring in it.
+pub(crate) struct RxStore(KVec<Rx>);
+
+impl RxStore {
+    /// An empty array with room for the largest ring.
+    pub(crate) fn new() -> Result<Self> {
+        Ok(Self(KVec::with_capacity(RFDS.2 as usize, GFP_KERNEL)?))
+    }
 }
 
 /// The RFA.
@@ -537,6 +657,10 @@ pub(crate) struct RxOpts<'a> {
     pub(crate) fcs: bool,
     /// Frames with errors are passed up too (Configure saves them).
     pub(crate) all: bool,
+    /// RFDs may complete with no frame in them: QEMU's model ([`crate::qemu`]), whose ways of
+    /// doing it the pass works around. A chip never does: on one, such an RFD is counted as a
+    /// drop and re-armed.
+    pub(crate) empty_rfds: bool,
     /// Dropped and over-length frames are counted here as they happen (rare: one locked add
     /// each); multicast (and broadcast) frames once a pass.
     pub(crate) counters: &'a stats::DataCounters,
@@ -603,35 +727,62 @@ fn new_rx(
 }
 
 impl RxRing {
-    /// Allocates and arms `count` receive buffers, the last one the stop point; `clear` zeroes
-    /// them whole (a self-test's ring, for [`RxRing::holds_frame`]).
+    /// Allocates and arms `count` receive buffers in `store`, the last one the stop point;
+    /// `clear` zeroes them whole (a self-test's ring, for [`RxRing::holds_frame`]). On failure
+    /// the buffers are freed and the store handed back, empty.
     pub(crate) fn new(
         ndev: &NetDevice,
         dev: &Device<Bound>,
         count: usize,
         clear: bool,
-    ) -> Result<Self> {
-        if count < 2 {
+        store: RxStore,
+    ) -> core::result::Result<Self, (Error, RxStore)> {
+        let mut bufs = store.0;
+        match Self::arm(ndev, dev, count, clear, &mut bufs) {
+            Ok(()) => {
+                let mut ring = Self {
+                    bufs,
+                    clean: 0,
+                    stop: count - 1,
+                };
+                for i in 0..count {
+                    if let Err(e) = ring.link(i) {
+                        return Err((e, ring.into_store()));
+                    }
+                }
+                Ok(ring)
+            }
+            Err(e) => {
+                bufs.clear();
+                Err((e, RxStore(bufs)))
+            }
+        }
+    }
+
+    /// Fills the empty `bufs` with `count` armed buffers, within its capacity (no allocation of
+    /// the array itself).
+    fn arm(
+        ndev: &NetDevice,
+        dev: &Device<Bound>,
+        count: usize,
+        clear: bool,
+        bufs: &mut KVec<Rx>,
+    ) -> Result {
+        if count < 2 || count > bufs.capacity() || !bufs.is_empty() {
             return Err(EINVAL);
         }
-        let mut bufs = KVec::with_capacity(count, GFP_KERNEL)?;
         for i in 0..count {
-            bufs.push(
-                Rx {
-                    buf: new_rx(ndev, dev, i == count - 1, clear)?,
-                },
-                GFP_KERNEL,
-            )?;
+            let buf = new_rx(ndev, dev, i == count - 1, clear)?;
+            // Within the capacity: no allocation.
+            bufs.push(Rx { buf }, GFP_ATOMIC)?;
         }
-        let mut ring = Self {
-            bufs,
-            clean: 0,
-            stop: count - 1,
-        };
-        for i in 0..count {
-            ring.link(i)?;
-        }
-        Ok(ring)
+        Ok(())
+    }
+
+    /// Frees every buffer (unmapping it; the chip must have been reset) and keeps the array.
+    pub(crate) fn into_store(mut self) -> RxStore {
+        self.bufs.clear();
+        RxStore(self.bufs)
     }
 
     fn addr(&self, i: usize) -> u32 {
@@ -711,6 +862,17 @@ impl RxRing {
                 break;
             };
             if st.actual == 0 {
+                if !opts.empty_rfds {
+                    // A chip never completes an RFD empty (its stop point has size 0 and EL:
+                    // the RU stops there unwritten). Counted, and re-armed in place.
+                    if self.rearm(i).is_err() {
+                        break;
+                    }
+                    stats::add(&opts.counters.rx_dropped, 1);
+                    self.advance(i);
+                    got.work = got.work.wrapping_add(1);
+                    continue;
+                }
                 // Complete with no frame in it: the chip never does this, QEMU's model does
                 // in three ways. It writes an RFD's status before its count and data, so a poll
                 // can see the status of a frame whose count is still to come: the RU is then

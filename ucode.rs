@@ -26,10 +26,27 @@ pub(crate) const BLOB_LEN: usize = UCODE_WORDS * 4 + 3;
 pub(crate) const INT_DELAY_DEFAULT: u16 = 1536;
 /// The most frames bundled into one interrupt by default (e100.c's `BUNDLEMAX`).
 pub(crate) const BUNDLE_MAX_DEFAULT: u16 = 6;
-/// The ranges the module parameters accept: a delay of 0 would interrupt at once (no
-/// bundling, yet the microcode's other fixes); a bundle of 0 frames means nothing.
-pub(crate) const INT_DELAY_RANGE: (u16, u16) = (0, 0xffff);
+/// The interrupt delays e100.c's comments allow: its "experiments show that the value should
+/// probably stay within the 0x200 - 0x1000", and 1, its setting for CPUSaver off with the
+/// microcode's other fixes kept ("INTDELAY 1"). 0, or a delay past 0x1000 (up to 65535 timer
+/// units, a receive interrupt held back for many milliseconds), is refused.
+pub(crate) const INT_DELAY_RANGE: (u16, u16) = (0x200, 0x1000);
+/// e100.c's value for "no bundling" (an interrupt a frame).
+pub(crate) const INT_DELAY_OFF: u16 = 1;
+/// The bundle limits accepted: 1 (an interrupt a frame) to 0xFFFF (no limit, e100.c's value
+/// for that); a bundle of 0 frames means nothing.
 pub(crate) const BUNDLE_MAX_RANGE: (u16, u16) = (1, 0xffff);
+
+/// Whether `v` is an interrupt delay to patch in ([`INT_DELAY_RANGE`], or [`INT_DELAY_OFF`]).
+pub(crate) fn int_delay_ok(v: u32) -> bool {
+    v == u32::from(INT_DELAY_OFF)
+        || (u32::from(INT_DELAY_RANGE.0)..=u32::from(INT_DELAY_RANGE.1)).contains(&v)
+}
+
+/// Whether `v` is a bundle limit to patch in ([`BUNDLE_MAX_RANGE`]).
+pub(crate) fn bundle_max_ok(v: u32) -> bool {
+    (u32::from(BUNDLE_MAX_RANGE.0)..=u32::from(BUNDLE_MAX_RANGE.1)).contains(&v)
+}
 /// What the minimum-size word's low half is set to: bundle small frames too (e100.c's
 /// `BUNDLESMALL` is 1, giving 0xFFFF; 0xFF80 would leave frames under 128 bytes out).
 const BUNDLE_SMALL: u16 = 0xffff;

@@ -47,6 +47,7 @@ HOOKS = [
         "pub mod dev_printk;",
         "pub mod devres;",
         "pub mod dma;",
+        "pub mod dmi;",
         "pub mod init_ext;",
         "pub mod io;",
         "pub mod irq;",
@@ -55,6 +56,7 @@ HOOKS = [
         "pub mod pci;",
         "pub mod revocable;",
         "pub mod transmute;",
+        "pub mod vec_ext;",
     ]),
     ("rust/kernel/error.rs", "//", '    declare_err!(ENOTSUPP, "Operation is not supported.");', [
         '    declare_err!(EOPNOTSUPP, "Operation not supported on transport endpoint.");',
@@ -91,6 +93,7 @@ HOOKS = [
         "#include <linux/completion.h>",
         "#include <linux/delay.h>",
         "#include <linux/dma-mapping.h>",
+        "#include <linux/dmi.h>",
         "#include <linux/interrupt.h>",
         "#include <linux/workqueue.h>",
         "#include <linux/etherdevice.h>",

@@ -13,19 +13,49 @@ fn mac(rev: u8) -> Mac {
 
 #[test]
 fn configure_82559_defaults_match_e100c() {
-    // e100.c's Configure for an 82559 (rev 9), interface up, MII PHY, no promisc/multicast-all,
-    // except byte 6 bit 4: we keep standard TCBs (e100.c: extended).
+    // e100.c's Configure for an 82559 (rev 9), interface up, MII PHY, no promisc/multicast-all:
+    // byte for byte, extended TCBs included (byte 6 bit 4 clear).
     let p = ConfigParams {
         mii: true,
         ..Default::default()
     };
     let c = bytes(&desc::config_body(mac(9), &p));
     let want: [u8; 22] = [
-        0x16, 0x08, 0x00, 0x01, 0x00, 0x00, 0x36, 0x07, 0x01, 0x00, 0x2e, 0x00, 0x60, 0x00, 0xf2,
+        0x16, 0x08, 0x00, 0x01, 0x00, 0x00, 0x26, 0x07, 0x01, 0x00, 0x2e, 0x00, 0x60, 0x00, 0xf2,
         0x48, 0x00, 0x40, 0xfa, 0x86, 0x3f, 0x05,
     ];
     assert_eq!(&c[..22], &want);
     assert_eq!(c.len(), 24, "22 bytes, padded to whole words");
+}
+
+#[test]
+fn configure_on_qemus_model_keeps_standard_tcbs() {
+    // QEMU's model misreads extended TCBs: there byte 6 bit 4 is set on every generation, and
+    // nothing else changes.
+    let chip = bytes(&desc::config_body(
+        mac(9),
+        &ConfigParams {
+            mii: true,
+            ..Default::default()
+        },
+    ));
+    let qemu = ConfigParams {
+        mii: true,
+        standard_tcb: true,
+        ..Default::default()
+    };
+    let c = bytes(&desc::config_body(mac(9), &qemu));
+    assert_eq!(c[6], 0x36);
+    assert!(c
+        .iter()
+        .zip(&chip)
+        .enumerate()
+        .all(|(i, (a, b))| i == 6 || a == b));
+    // The 82557 has standard TCBs only, on either path.
+    assert_eq!(
+        bytes(&desc::config_body(mac(2), &ConfigParams::default()))[6] & 0x10,
+        0x10
+    );
 }
 
 #[test]

@@ -95,3 +95,18 @@ fn pci_error_answer() {
     // Gone for good: nothing to reset.
     assert_eq!(after_error(true), AfterError::Disconnect);
 }
+
+#[test]
+fn asf_boards_as_e100c_tells_them() {
+    use crate::hw::{asf, EEPROM_ASF, EEPROM_GCL};
+    // An ICH4/ICH5 82562 with ASF on, GCL off and no 0xFE SMBus address.
+    assert!(asf(0x1050, EEPROM_ASF, 0));
+    assert!(asf(0x1057, EEPROM_ASF | 0x0001, 0x00a0));
+    // Not one of those parts, ASF off, GCL on, or SMBus address 0xFE: none.
+    assert!(!asf(0x1049, EEPROM_ASF, 0));
+    assert!(!asf(0x1058, EEPROM_ASF, 0));
+    assert!(!asf(0x2449, EEPROM_ASF, 0));
+    assert!(!asf(0x1050, 0, 0));
+    assert!(!asf(0x1050, EEPROM_ASF | EEPROM_GCL, 0));
+    assert!(!asf(0x1050, EEPROM_ASF, 0x12fe));
+}

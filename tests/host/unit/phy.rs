@@ -610,3 +610,51 @@ fn emulated_mii_is_a_link_up_at_10_half_that_ignores_writes() {
     };
     assert_eq!(phy::check(&c100, phy::abilities(bmsr)), None);
 }
+
+#[test]
+fn every_bmcr_write_goes_through_the_82552_hook() {
+    // An SIOCSMIIREG write of BMCR (at the PHY's address, or any: the 82552 answers at all)
+    // gets the hook's speed and duplex, as e100.c's MDIO writes all do; other registers and
+    // other PHYs are written as given.
+    let mut regs = qemu_phy();
+    regs[4] = 0x05e1;
+    let mut bus = Bus::with([(1, regs)]);
+    let v = Phy {
+        addr: 1,
+        id: phy::PHY_82552_V,
+    };
+    assert!(phy::write_reg(&mut bus, &v, 1, MII_BMCR, 0x1200));
+    assert!(phy::write_reg(&mut bus, &v, 5, MII_BMCR, 0x1200));
+    assert!(phy::write_reg(&mut bus, &v, 1, 4, 0x0101));
+    assert!(phy::write_reg(
+        &mut bus,
+        &QEMU_PHY_AT_1,
+        1,
+        MII_BMCR,
+        0x1200
+    ));
+    assert_eq!(
+        bus.writes,
+        [
+            (1, MII_BMCR, 0x3300),
+            (5, MII_BMCR, 0x3300),
+            (1, 4, 0x0101),
+            (1, MII_BMCR, 0x1200)
+        ]
+    );
+}
+
+#[test]
+fn the_82552_sleeps_with_reverse_autonegotiation() {
+    let mut regs = qemu_phy();
+    regs[0x14] = 0x0001;
+    let mut bus = Bus::with([(1, regs)]);
+    let v = Phy {
+        addr: 1,
+        id: phy::PHY_82552_V,
+    };
+    phy::sleep_mode(&mut bus, &v, true).unwrap();
+    phy::sleep_mode(&mut bus, &v, false).unwrap();
+    phy::sleep_mode(&mut bus, &QEMU_PHY_AT_1, true).unwrap();
+    assert_eq!(bus.writes, [(1, 0x14, 0x0601), (1, 0x14, 0x0401)]);
+}

@@ -85,3 +85,22 @@ fn blob_files_are_nul_terminated() {
         assert!(b.name().starts_with("e100/") && b.name().ends_with("_ucode.bin"));
     }
 }
+
+#[test]
+fn parameters_within_e100cs_advice() {
+    use crate::ucode::{bundle_max_ok, int_delay_ok, BUNDLE_MAX_DEFAULT, INT_DELAY_DEFAULT};
+    // e100.c: "the value should probably stay within the 0x200 - 0x1000", and 1 for no
+    // bundling ("INTDELAY 1").
+    for ok in [1, 0x200, u32::from(INT_DELAY_DEFAULT), 0x1000] {
+        assert!(int_delay_ok(ok), "{ok}");
+    }
+    for bad in [0, 2, 0x1ff, 0x1001, 0xffff, 0x10000, u32::MAX] {
+        assert!(!int_delay_ok(bad), "{bad}");
+    }
+    for ok in [1, u32::from(BUNDLE_MAX_DEFAULT), 0xffff] {
+        assert!(bundle_max_ok(ok), "{ok}");
+    }
+    for bad in [0, 0x10000] {
+        assert!(!bundle_max_ok(bad), "{bad}");
+    }
+}
