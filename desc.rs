@@ -24,6 +24,9 @@ pub(crate) const CB_S: u16 = 0x4000;
 pub(crate) const CB_I: u16 = 0x2000;
 /// TX command: simplified/flexible mode flag (1 = flexible, TBDs used).
 pub(crate) const CB_TX_SF: u16 = 0x0008;
+/// TX command: no CRC insertion; the frame ends with the FCS its sender computed (e100.c's
+/// `cb_tx_nc`).
+pub(crate) const CB_TX_NC: u16 = 0x0010;
 /// TX command: CNA interrupt delay (the CID field, maximum).
 pub(crate) const CB_CID: u16 = 0x1f00;
 

@@ -2129,6 +2129,9 @@ impl E100Driver {
                 } else {
                     net::dev::Features::NONE
                 },
+                // The chip sends a frame with its own FCS on the NC bit (e100.c); QEMU's model
+                // drops such a frame ("CmdTx: NC = 0"), so there it is not offered.
+                supp_nofcs: !quirks.qemu_drops_nofcs(),
             },
             nic,
         )?;
@@ -2334,7 +2337,10 @@ impl net::dev::Operations for Nic {
         }
         let len = skb.len();
         // Interrupt on completion of every 16th CB, as e100.c does; the rest rely on CNA.
-        let cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
+        let mut cmd = desc::tx_command(self.mac, ring.avail() % 16 == 0);
+        if skb.no_fcs() {
+            cmd |= desc::CB_TX_NC;
+        }
         if self.ich_10h.load(Ordering::Relaxed) {
             // The ICH's 10 Mb/half-duplex transmit hang: a CU NOP, and 1 us, first.
             let _ = rings::exec_cmd(io, scb::CUC_NOP, None);

@@ -3,7 +3,7 @@
 //! QEMU's eepro100 model, told from a chip once, at probe.
 //!
 //! The driver does what Intel's manual, e100.c and FreeBSD's fxp do on a chip. QEMU's model of
-//! the 8255x differs from the chip in three ways the driver must work around (the
+//! the 8255x differs from the chip in four ways the driver must work around (the
 //! `e100-qemu-facts` notes and `patches/qemu/README.md` say how), and only there:
 //!
 //! - it ignores Configure's padding bit and sends short frames short: transmits are padded to
@@ -11,6 +11,8 @@
 //! - in extended-TCB mode it reads the second TBD inside the TCB whatever the TBD count says,
 //!   sending stale bytes after the frame: TCBs are standard (flexible mode, the TBD array one
 //!   TBD inside the CB), where a chip from the 82558 on gets e100.c's extended TCBs;
+//! - it drops a frame sent with the NC bit (the FCS supplied by its sender): `SO_NOFCS` is not
+//!   offered (`IFF_SUPP_NOFCS`), where a chip gets it, as in e100.c;
 //! - it completes RFDs with no frame in them (status written before count and data, a stop
 //!   point it raced with, an old stop point read half restored) and then may hold every later
 //!   frame until an RU Start: the receive pass reads such an RFD again, restarts an RU that
@@ -48,6 +50,12 @@ impl Quirks {
 
     /// TCBs are standard on every generation (QEMU's model misreads extended ones).
     pub(crate) fn standard_tcb(self) -> bool {
+        self.qemu
+    }
+
+    /// The model drops a frame sent with the NC bit (no CRC insertion), so `SO_NOFCS` is not
+    /// offered there.
+    pub(crate) fn qemu_drops_nofcs(self) -> bool {
         self.qemu
     }
 

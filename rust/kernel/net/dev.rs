@@ -953,6 +953,11 @@ pub struct Config<'a> {
     pub hw_features: Features,
     /// Features that are always on and cannot be switched ([`Features::VLAN_CHALLENGED`]).
     pub fixed_features: Features,
+    /// The driver can send a frame with the FCS its sender put at its end, not the device's
+    /// (`IFF_SUPP_NOFCS`: a packet socket's `SO_NOFCS`; see [`TxSkb::no_fcs`]).
+    ///
+    /// [`TxSkb::no_fcs`]: super::skbuff::TxSkb::no_fcs
+    pub supp_nofcs: bool,
 }
 
 impl<T: Operations + super::ethtool::Operations> Registration<T> {
@@ -1058,6 +1063,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             (*raw).watchdog_timeo = cfg.watchdog_timeo;
             (*raw).hw_features |= cfg.hw_features.0;
             (*raw).features |= cfg.fixed_features.0;
+            if cfg.supp_nofcs {
+                let pf = &mut (*raw).__bindgen_anon_1.__bindgen_anon_1;
+                pf.set_priv_flags(
+                    pf.priv_flags() | bindings::netdev_priv_flags_IFF_SUPP_NOFCS as ffi::c_ulong,
+                );
+            }
             (*raw).min_mtu = cfg.mtu_range.0;
             (*raw).max_mtu = cfg.mtu_range.1;
             bindings::eth_hw_addr_set(raw, cfg.mac.as_ptr());

@@ -355,6 +355,26 @@ impl<'a> TxSkb<'a> {
         self.skb.is_empty()
     }
 
+    /// Whether the frame ends with its FCS, which the device must not add (`skb->no_fcs`, set
+    /// for a packet socket's `SO_NOFCS`; the stack sends such a frame only to a device that
+    /// registered with `IFF_SUPP_NOFCS`, [`Config::supp_nofcs`]).
+    ///
+    /// [`Config::supp_nofcs`]: super::dev::Config::supp_nofcs
+    #[inline]
+    pub fn no_fcs(&self) -> bool {
+        // SAFETY: the buffer is valid for the call (type invariant: `ndo_start_xmit`'s); its
+        // header fields are a union of two views of the same bytes (`struct_group`), either
+        // of which may be read, and nobody writes them while the driver transmits it.
+        unsafe {
+            (*self.skb.raw())
+                .__bindgen_anon_4
+                .__bindgen_anon_1
+                .as_ref()
+                .no_fcs()
+                != 0
+        }
+    }
+
     /// Pads the frame to `len` bytes ([`SkBuff::pad_to`]); on failure it is gone.
     #[inline]
     pub fn pad_to(self, len: u32) -> Result<Self> {
