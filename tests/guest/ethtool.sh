@@ -421,15 +421,16 @@ if [ "$drv" = e100_rs ]; then
 	# warning naming the range).
 	begin ucode-params
 	bad=""
-	uc_up ucode_int_delay=300 ucode_bundle_max=2 || bad="$bad [no link with the parameters]"
-	[ "$(ucode_words)" = "$(ucode_expect 300 2)" ] || bad="$bad [delay 300, bundle 2 not what the chip got]"
+	uc_up ucode_int_delay=1024 ucode_bundle_max=2 || bad="$bad [no link with the parameters]"
+	[ "$(ucode_words)" = "$(ucode_expect 1024 2)" ] || bad="$bad [delay 1024, bundle 2 not what the chip got]"
 	uc_down
-	uc_up ucode_int_delay=70000 ucode_bundle_max=0 || bad="$bad [no link with out-of-range parameters]"
-	warned=$(dmesg | grep -c 'out of range')
-	[ "$warned" = 2 ] || bad="$bad [$warned out-of-range warnings, want 2]"
-	[ "$(ucode_words)" = "$(ucode_expect 1536 6)" ] || bad="$bad [out of range: not the defaults]"
+	# e100.c's comments: delays within 0x200-0x1000, or 1; 300 is neither.
+	uc_up ucode_int_delay=300 ucode_bundle_max=0 || bad="$bad [no link with refused parameters]"
+	warned=$(dmesg | grep -c 'is not accepted')
+	[ "$warned" = 2 ] || bad="$bad [$warned 'not accepted' warnings, want 2]"
+	[ "$(ucode_words)" = "$(ucode_expect 1536 6)" ] || bad="$bad [refused: not the defaults]"
 	uc_down
-	if [ -z "$bad" ]; then pass ucode-params "ucode_int_delay=300 ucode_bundle_max=2 loaded as such; 70000 and 0 warned about, defaults loaded"; else fail ucode-params "$bad"; fi
+	if [ -z "$bad" ]; then pass ucode-params "ucode_int_delay=1024 ucode_bundle_max=2 loaded as such; 300 and 0 refused with a warning, defaults loaded"; else fail ucode-params "$bad"; fi
 
 	# A blob of the wrong size: refused with a message, no load, and the optional microcode
 	# done without (e100.c fails the bring-up instead).

@@ -93,12 +93,12 @@ load_driver() {
 }
 unload_driver() { rmmod "$1"; }
 
-# The PCI function of the emulated 8255x: the i82559er (8086:1209), or the 82557/8/9 of the
-# other models (8086:1229).
+# The PCI function of the emulated 8255x: the i82559er (8086:1209), the 82557/8/9 of the
+# other models (8086:1229), or an ICH part (the i82801's 8086:2449, or another ID the harness
+# model's pci-device-id gives it): the one Intel Ethernet controller of the guest.
 nic_pci() {
 	for d in /sys/bus/pci/devices/*; do
-		if [ "$(cat "$d/vendor")" = 0x8086 ] && { [ "$(cat "$d/device")" = 0x1209 ] ||
-			[ "$(cat "$d/device")" = 0x1229 ]; }; then
+		if [ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/class")" = 0x020000 ]; then
 			echo "$d"
 			return 0
 		fi
