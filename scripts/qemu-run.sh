@@ -7,10 +7,16 @@
 #                       [--qemu BINARY] [--nic-props "prop=value,..."] [--lp-dir DIR]
 #                       [--nic-model MODEL]   (another of QEMU's 8255x models, e.g. i82557b)
 #                       [--qemu-arg ARG]...   (one more argument for QEMU, e.g. for a -plugin)
+#                       [--extra-nic MODEL[,prop=value...]]...   (one more NIC, see below)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
 # 128 bytes of each, with its full length).
+# Each --extra-nic adds one more NIC of QEMU's MODEL (any -device name, e.g. i82557a), after
+# the first, on a user-networking backend of its own: the K-th gets -netdev user,id=nK (K = 1,
+# 2, ...; a slirp subnet of its own, the host at 10.0.2.2 as for n0) and the properties given,
+# e.g. mac=52:54:00:e1:00:02 (give each a mac=: QEMU's default would be the same for all).
+# The capture (--pcap) and the control line (--lp-dir) stay with the first NIC.
 # The serial console (kernel log and the suite's @@TEST lines) goes to --log.
 #
 # --qemu runs another qemu-system-x86_64 (the harness QEMU of scripts/build-qemu.sh) and
@@ -35,6 +41,7 @@ LOG_TAG=qemu
 suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
 qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er
 qargs=()
+extranics=()
 initrd=${E100_RS_INITRD:-$INITRD}
 # E100_RS_KERNEL: another kernel image (the test-box package's, tests/guest/testbox.sh).
 kernel=${E100_RS_KERNEL:-$KSRC/arch/x86/boot/bzImage}
@@ -55,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--nic-model) model=$2; shift 2 ;;
 	--lp-dir) lpdir=$2; shift 2 ;;
 	--qemu-arg) qargs+=("$2"); shift 2 ;;
+	--extra-nic) extranics+=("$2"); shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -93,6 +101,12 @@ if [ -n "$lpdir" ]; then
 		-chardev "socket,id=lpctl,path=$lpdir/lpctl.sock,server=on,wait=off"
 		-serial stdio -serial chardev:lpctl)
 fi
+k=0
+for x in "${extranics[@]}"; do
+	k=$((k + 1))
+	xmodel=${x%%,*}
+	args+=(-netdev "user,id=n$k" -device "$xmodel,netdev=n$k,romfile=${x#"$xmodel"}")
+done
 args+=("${qargs[@]}")
 [ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=128")
 

@@ -586,16 +586,24 @@ malformed() {
 
 # The link-partner suite runs on the harness QEMU (scripts/build-qemu.sh), with a control line
 # from the guest to the model (scripts/qemu-run.sh --lp-dir).
-# harness_boot SUITE DRIVER SECONDS [NIC-PROPS [MODEL]]: SUITE on the harness QEMU with its
-# control line (and the model's properties NIC-PROPS, on QEMU's MODEL of the 8255x instead of
-# the i82559er); 1 if there is no harness QEMU
+# A guest presented as a real board: the firmware's DMI system vendor is not QEMU's, so e100_rs
+# takes the chip's path (qemu.rs), and the model behaves as the chip where that path depends on
+# it (patches/qemu/0008-eepro100-chip-rules.patch): microcode idles the CU, extended TCBs read
+# as the manual says, short frames padded.
+CHIP_BOARD=(--qemu-arg -smbios --qemu-arg "type=1,manufacturer=Intel Corporation,product=e100_rs harness board")
+CHIP_PROPS="ucode-idles-cu=on,ext-tcb-manual=on,tx-pad=on"
+
+# harness_boot SUITE DRIVER SECONDS [NIC-PROPS [MODEL [chip]]]: SUITE on the harness QEMU with
+# its control line (and the model's properties NIC-PROPS, on QEMU's MODEL of the 8255x instead
+# of the i82559er; with "chip", as a real board: CHIP_BOARD); 1 if there is no harness QEMU
 # (build/harness-qemu failed: the suite's tests do not report).
 harness_boot() {
-	local logf="$OUT/$1-$2.log"
+	local logf="$OUT/$1-$2.log" board=()
 	[ -n "$HQEMU" ] || return 1
+	[ "${6:-}" != chip ] || board=("${CHIP_BOARD[@]}")
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite "$1" --driver "$2" --mac "$MAC" --log "$logf" \
 		--qemu "$HQEMU" --lp-dir "$OUT/lp-$1-$2" --timeout "$(budget "$3")" ${4:+--nic-props "$4"} \
-		${5:+--nic-model "$5"} \
+		${5:+--nic-model "$5"} "${board[@]}" \
 		--append "e100test.iperf=$iperf_port e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
 	collect "$logf" "$2/$1"
 }
@@ -638,7 +646,24 @@ ethtool_suite() { # ethtool_suite DRIVER
 	harness_boot ethtool "$1" 600 || return 0
 	harness_boot nomii "$1" 120 no-mii=on
 	harness_boot i82557 "$1" 120 "" i82557b
-	harness_boot i82551 "$1" 120 "" i82551
+	harness_boot i82551 "$1" 120 "$CHIP_PROPS" i82551 chip
+	ich_board "$1"
+}
+
+# ich_board DRIVER: an ICH5 82562 (PCI 0x1050) with ASF and the 82552 PHY, as a real board
+# (tests/guest/ich.sh), on the model's i82801 with pci-device-id, eeprom-asf and phy-id; at the
+# reboot after its end e100_rs must say that ASF keeps wake-up armed (e100.c's e100_asf rule).
+ich_board() {
+	local drv=$1 got logf="$OUT/ich-$1.log"
+	harness_boot ich "$drv" 120 "$CHIP_PROPS,pci-device-id=0x1050,eeprom-asf=on,phy-id=0xd061004d" i82801 chip ||
+		return 0
+	[ "$drv" = e100_rs ] || return 0
+	got=$(grep -aoE 'shutdown: quiesced, wake-on-LAN [a-z]+(, ASF: wake-up kept armed)?' "$logf" | tail -1 || true)
+	if [ "$got" = "shutdown: quiesced, wake-on-LAN off, ASF: wake-up kept armed" ]; then
+		result PASS "$drv/ich/shutdown-hook-asf" "at the reboot: '$got'"
+	else
+		result FAIL "$drv/ich/shutdown-hook-asf" "at the reboot: '${got:-no message}', want ASF keeping wake-up armed"
+	fi
 }
 
 # pm DRIVER: suspend, resume, wake-on-LAN and shutdown (tests/guest/pm.sh), on the harness QEMU:
