@@ -655,7 +655,7 @@ ethtool_suite() { # ethtool_suite DRIVER
 # reboot after its end e100_rs must say that ASF keeps wake-up armed (e100.c's e100_asf rule).
 ich_board() {
 	local drv=$1 got logf="$OUT/ich-$1.log"
-	harness_boot ich "$drv" 120 "$CHIP_PROPS,pci-device-id=0x1050,eeprom-asf=on,phy-id=0xd061004d" i82801 chip ||
+	harness_boot ich "$drv" 120 "$CHIP_PROPS,link-partner=autoneg,pci-device-id=0x1050,eeprom-asf=on,phy-id=0xd061004d" i82801 chip ||
 		return 0
 	[ "$drv" = e100_rs ] || return 0
 	got=$(grep -aoE 'shutdown: quiesced, wake-on-LAN [a-z]+(, ASF: wake-up kept armed)?' "$logf" | tail -1 || true)
