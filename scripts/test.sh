@@ -728,6 +728,14 @@ testbox() { # testbox DRIVER
 	fi
 }
 
+# alloc DRIVER: allocation failures at open and none of a high order after it
+# (tests/guest/alloc.sh), with the kernel's fault injection, on the system's QEMU.
+alloc() {
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite alloc --driver "$1" --mac "$MAC" --log "$OUT/alloc-$1.log" \
+		--timeout "$(budget 300)" --append "$(abort_arg)" || true
+	collect "$OUT/alloc-$1.log" "$1/alloc"
+}
+
 basic() { # basic DRIVER
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
 		--timeout "$(budget 180)" --append "$(abort_arg)" || true
@@ -763,7 +771,10 @@ for suite in $SUITES; do
 		case "$suite" in
 		basic | traffic | pair | linkpartner) "$suite" "$drv" ;;
 		ethtool) ethtool_suite "$drv" ;;
-		faults) harness_boot faults "$drv" 900 ;;
+		faults)
+			harness_boot faults "$drv" 900 || true
+			alloc "$drv"
+			;;
 		pm) pm "$drv" ;;
 		testbox) testbox "$drv" ;;
 		*) die "unknown suite $suite" ;;
