@@ -52,12 +52,20 @@
 //! work, waiting for each. Remove drops the registration: the core closes the interface,
 //! nothing runs any more, then the state and, last, the BAR go.
 //!
-//! `open` allocates both rings, runs the PORT self-test, selects the PHY, loads the CU and RU
-//! base addresses (0), queues Configure, the multicast filter and the Individual Address,
-//! points the statistics dump at [`Mem`], starts the RU, starts the queue and unmasks
-//! interrupts; the service task then reports the link and configures the MAC for it. `stop` resets
-//! the chip (which stops
-//! both units and masks interrupts) and frees the rings, unmapping every buffer.
+//! `open` takes the rings ([`Nic::spare`]: allocated at the first bring-up, for the largest
+//! sizes, and kept until remove, as e100.c's DMA pool keeps its CB block, so no later bring-up
+//! needs a high-order allocation), runs the PORT self-test, selects the PHY, loads the
+//! microcode (its CB ends the list, and the CU is started afresh after it, as e100.c and fxp
+//! do), loads the CU and RU base addresses (0), queues Configure, the multicast filter and the
+//! Individual Address, points the statistics dump at [`Mem`] and starts the RU: each SCB command
+//! waits for the SCB sleeping, up to e100.c's 100 ms, on rings not yet handed to the CU lock.
+//! Then the rings go to the data path, the queue is started and interrupts unmasked; the service
+//! task reports the link and configures the MAC for it. `stop` resets the chip (which stops both
+//! units and masks interrupts), frees every buffer and keeps the rings.
+//!
+//! The chip's path is e100.c's; QEMU's model, known by the firmware's DMI identity at probe
+//! ([`qemu`], said in the probe line), gets the few workarounds it needs: software padding,
+//! standard TCBs, no `SO_NOFCS`, and the empty-RFD handling below.
 //!
 //! ## Transmit
 //!
@@ -73,15 +81,16 @@
 //! model does) runs the free CB after it, a stale transmit. If the SCB has not yet accepted the
 //! previous command, the CBs stay queued and the next kick (or the next poll) sends them.
 //!
-//! A transmit pads a short frame to 60 bytes (QEMU's model ignores Configure's padding bit), maps
+//! On QEMU's model a transmit pads a short frame to 60 bytes (the model ignores Configure's
+//! padding bit, which the chip obeys); it maps
 //! the (linear) skb for the device into the slot of its CB (`TxSlots`: one device reference for the
 //! ring; the mapping also takes the frame's transmit timestamp if the socket asked for one,
 //! `skb_tx_timestamp`, before the device can have the frame), and describes it with one Transmit
-//! Buffer Descriptor placed inside the CB. The CB is a standard TCB in flexible mode whose TBD
-//! array is that one TBD, marked end-of-list. e100.c uses extended TCBs on 82558 and later, where
-//! the chip first reads up to two TBDs from inside the TCB; with one TBD per frame that saves
-//! nothing, and with a stale second slot it sends junk after the frame (QEMU's model does exactly
-//! that; see [`desc::tx_body`]). Frames therefore leave with nothing appended. Every 16th CB asks
+//! Buffer Descriptor placed inside the CB, with a TBD count of 1 and the TBD array pointing at
+//! it: on a chip from the 82558 on the TCB is extended, as in e100.c, and the chip takes that TBD
+//! from inside the TCB; on the 82557, and on QEMU's model (whose extended TCB reads a second,
+//! stale in-TCB TBD and sends junk after the frame), the TCB is standard and takes it from the
+//! TBD array ([`desc::tx_body`]). Frames leave with nothing appended. Every 16th CB asks
 //! for a completion interrupt; the others rely on the CU-not-active interrupt when the CU suspends.
 //! When the last free CB is used the queue is stopped; the transmit path and the cleaner both run
 //! under the CU lock, so a wake can never be lost between "ring full" and "stop queue". Byte Queue
@@ -124,8 +133,8 @@
 //! not lost, and a start the chip did not act on, which leaves that RFD empty, is found by the
 //! next poll. A lost RNR, or a lost start with no poll after it, is found within a watchdog
 //! period, so receive-only traffic cannot stay dead. The data path's other polls read no register
-//! (but one that meets an empty RFD, below). An RFD completed with no frame in it, which the chip
-//! never writes, is QEMU's, in three ways. Its model writes the status before the count and data,
+//! (but one that meets an empty RFD, below). On a chip an RFD completed with no frame in it is
+//! counted as dropped and re-armed. On QEMU's model it comes in three ways. Its model writes the status before the count and data,
 //! completes a stop point it raced with empty before stopping (the RU then not ready, the frame
 //! queued in QEMU for the restart), and completes empty an old stop point it reads between the
 //! restore's last two writes and goes on, the RU still ready; upstream then returns the 0 bytes it
@@ -300,7 +309,7 @@
 //! up, arms wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the
 //! configuration space and puts the device into D3hot, with PME# enabled if the device may
 //! wake the system. Resume reverses it: bus mastering, then, if the interface is up, the whole
-//! bring-up with fresh rings (reset, self-test, PHY selected and its settings applied again,
+//! bring-up on the kept rings (reset, self-test, PHY selected and its settings applied again,
 //! Configure, address, filter, RU start), then the device attached to the stack again; the
 //! watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the same
 //! way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
@@ -627,7 +636,8 @@ pub(crate) struct Nic {
     counters: stats::DataCounters,
     /// The transmit watchdog fired: reset from the service task.
     tx_timeout: AtomicBool,
-    /// A receive-mode update found the CB ring full: retry from the service task.
+    /// A receive-mode update is owed: it found the CB ring full (the service task retries), or
+    /// came while no ring was handed to the CU (the bring-up's `publish` applies it).
     rx_mode_pending: AtomicBool,
     /// The RU may be out of the ready state: it reported "no resources" (RNR), or the
     /// watchdog's safety net asks, or an RU_START (accepted or refused) was just issued, or a
@@ -697,7 +707,7 @@ pub(crate) struct Nic {
     /// needs wake-up kept armed at a power-off, whatever wake-on-LAN says (e100.c's rule).
     asf: bool,
     /// The CB ring's memory and the RFA's array while no ring is built: allocated at the first
-    /// bring-up, for the largest rings, and reused by every bring-up after it (resume, reset,
+    /// bring-up (or wake-up arming, for the CB ring), for the largest rings, and reused by every bring-up after it (resume, reset,
     /// resize), so none of those needs a high-order allocation. Process context only.
     #[pin]
     spare: Mutex<Spare>,
@@ -1179,7 +1189,7 @@ impl Nic {
     }
 
     /// Loads the CPUSaver microcode, if the part takes one and it is at hand, through `ring`
-    /// (fresh, not yet the CU lock's), and waits for the chip to take it. The load's CB ends
+    /// (not yet the CU lock's), and waits for the chip to take it. The load's CB ends
     /// the list (EL, not S), and the CU is started afresh for what follows (`CbRing::cu_idle`),
     /// as e100.c and fxp do: loading microcode changes what the CU runs, and neither carries
     /// it on from the load with a CU Resume. `ENOENT` if a required blob is missing, `EIO` if
@@ -1297,7 +1307,7 @@ impl Nic {
         }
     }
 
-    /// Resume: the hardware back (fresh rings, PHY set up again, Configure with the link's
+    /// Resume: the hardware back (rings re-armed, PHY set up again, Configure with the link's
     /// settings) if the interface is up, then the device back in the stack.
     fn revive(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) -> Result {
         // The hardware stays the PM callbacks' (`suspended`: no watchdog run, no interrupt
@@ -1395,7 +1405,7 @@ impl Nic {
         )
     }
 
-    /// Brings the hardware up with fresh rings: reset, self-test, base addresses, Configure,
+    /// Brings the hardware up with re-armed rings ([`Nic::spare`]): reset, self-test, base addresses, Configure,
     /// address, receive filter, statistics address, RU start, then interrupts on.
     fn up(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         self.up_with(dev, rfa, false)
@@ -1554,7 +1564,7 @@ impl Nic {
         }
     }
 
-    /// Stops the hardware and frees the rings (and every buffer in them).
+    /// Stops the hardware, frees every buffer in the rings and keeps the rings ([`Nic::spare`]).
     fn down(&self, dev: &NetDevice, rfa: &mut Rfa) {
         // No transmit may be inside `start_xmit` (about to hand a CB to the CU) while the chip
         // is reset and the ring freed: stop the queue and wait for one in flight. As e100.c's

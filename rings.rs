@@ -254,7 +254,7 @@ impl CbRing {
     /// linked in a circle, all free, and the next kick is a CU_START. The chip must have been
     /// reset first (its CU may hold an address in the block). `EINVAL` for a bad `count`.
     pub(crate) fn reset(&mut self, count: usize) -> Result {
-        if count == 0 || count > self.mem.count() || count > self.tx.count() {
+        if count < 2 || count > self.mem.count() || count > self.tx.count() {
             return Err(EINVAL);
         }
         for i in 0..self.tx.count() {
@@ -774,7 +774,7 @@ impl RxRing {
         for i in 0..count {
             let buf = new_rx(ndev, dev, i == count - 1, clear)?;
             // Within the capacity: no allocation.
-            bufs.push(Rx { buf }, GFP_ATOMIC)?;
+            bufs.push(Rx { buf }, GFP_KERNEL)?;
         }
         Ok(())
     }
@@ -863,8 +863,8 @@ impl RxRing {
             };
             if st.actual == 0 {
                 if !opts.empty_rfds {
-                    // A chip never completes an RFD empty (its stop point has size 0 and EL:
-                    // the RU stops there unwritten). Counted, and re-armed in place.
+                    // A chip completes no RFD empty but one it reads between `move_stop`'s
+                    // last two writes (EL clear, size still 0): counted, and re-armed in place.
                     if self.rearm(i).is_err() {
                         break;
                     }

@@ -51,7 +51,7 @@ impl<T, A: Allocator> VecExt for Vec<T, A> {
             // the length, so the element there is initialised and in the allocation
             // (`as_mut_ptr` points at the first element); with the length lowered first the
             // vector no longer owns it, so it is dropped exactly once, here (a drop that panics
-            // leaks the elements after it rather than dropping one twice).
+            // leaves the elements before it in the vector, none dropped twice).
             unsafe {
                 self.set_len(last);
                 core::ptr::drop_in_place(self.as_mut_ptr().add(last));
