@@ -634,8 +634,10 @@ pub(crate) struct Nic {
     cu: SpinLockIrq<Cu>,
     /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
-    /// The transmit watchdog fired: reset from the service task.
-    tx_timeout: AtomicBool,
+    /// The interface is to be brought down and up again by the service task: the transmit
+    /// watchdog fired, or a bring-up after a resume, a resize or a reset found no memory (the
+    /// task then tries at every watchdog period until it works or the interface goes down).
+    reset_pending: AtomicBool,
     /// A receive-mode update is owed: it found the CB ring full (the service task retries), or
     /// came while no ring was handed to the CU (the bring-up's `publish` applies it).
     rx_mode_pending: AtomicBool,
@@ -1317,7 +1319,7 @@ impl Nic {
             self.suspended.store(false, Ordering::Relaxed);
         };
         // A transmit timeout from before the suspend is moot.
-        self.tx_timeout.store(false, Ordering::Relaxed);
+        self.reset_pending.store(false, Ordering::Relaxed);
         // No reverse autonegotiation on the 82552 any more (set by `quiesce`).
         let _ = self.with_mdio(dev.parent(), |m| phy::sleep_mode(m, &self.phy, false));
         let res = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| {
@@ -1340,10 +1342,8 @@ impl Nic {
             // stack queued meanwhile. The watchdog raises the carrier when the PHY reports
             // link.
             dev.wake_queue();
-            if let Some(Err(_)) = res {
-                // No rings (and so no carrier): the service task tries the bring-up again, a
-                // reset as after a transmit timeout, until it works or the interface goes down.
-                self.tx_timeout.store(true, Ordering::Relaxed);
+            if let Some(Err(e)) = res {
+                self.retry_up(dev, e);
             }
             dev.schedule_service(0);
         }
@@ -1876,7 +1876,7 @@ impl Nic {
             // `stop` may be waiting for this task with RTNL held: try again at the next run
             // (the watchdog period); if the interface is going down there is none, and `open`
             // drops the flag.
-            self.tx_timeout.store(true, Ordering::Relaxed);
+            self.reset_pending.store(true, Ordering::Relaxed);
             return;
         };
         if self.suspended.load(Ordering::Relaxed) {
@@ -1885,15 +1885,28 @@ impl Nic {
         }
         // `None` if the interface is not up: nothing to reset.
         let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |rfa| {
-            netdev_warn!(dev, "resetting after transmit timeout\n");
+            netdev_warn!(dev, "resetting: the interface down and up\n");
             self.down(dev, rfa);
             if let Err(e) = self.up(dev, rfa) {
-                // Leave nothing half built for the poll that follows; the transmit watchdog
-                // tries again.
+                // Nothing half built left for the poll that follows.
                 self.down(dev, rfa);
-                netdev_warn!(dev, "reset failed: {:?}\n", e);
+                self.retry_up(dev, e);
             }
         });
+    }
+
+    /// After a bring-up that failed on an interface that stays up (a reset, a resize, a
+    /// resume): no rings and no carrier, so the stack's transmit watchdog cannot fire. The
+    /// service task tries again at its next run, and at every run after until it works or
+    /// the interface goes down.
+    fn retry_up(&self, dev: &NetDevice, e: Error) {
+        self.reset_pending.store(true, Ordering::Relaxed);
+        netdev_warn!(
+            dev,
+            "no rings ({:?}): trying again in {} ms\n",
+            e,
+            WATCHDOG_MS
+        );
     }
 }
 
@@ -1936,6 +1949,9 @@ impl E100Driver {
             // Reset before enabling bus mastering: firmware may have left the chip running.
             hw_reset(io);
             pdev.set_master();
+            // Enabled and mastering: what a fatal PCI error's recovery restores
+            // (`slot_reset`).
+            pdev.save_state()?;
             let eeprom = Eeprom::load(&mut EepromPins(io));
             let found = phy::probe(&mut MdiBus::Hw(io));
             (eeprom, found)
@@ -2093,7 +2109,7 @@ impl E100Driver {
                     "e100_rs::cu"
                 ),
                 counters: stats::DataCounters::default(),
-                tx_timeout: AtomicBool::new(false),
+                reset_pending: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
                 ru_held: AtomicBool::new(false),
@@ -2254,9 +2270,16 @@ impl pci::Driver for E100Driver {
         }
     }
 
-    /// After the slot reset: bus mastering, and (function 0 only: one reset per card) the chip
-    /// reset and its PHY selected again; the rest comes with `error_resume`.
+    /// After the slot reset: the configuration space saved at probe written back (a fatal
+    /// error's secondary bus reset cleared the BARs and the command register; e100.c does not
+    /// restore them, the drivers of later Intel NICs do) and saved again for the next error,
+    /// bus mastering, and (function 0 only: one reset per card) the chip reset and its PHY
+    /// selected again; the rest comes with `error_resume`.
     fn slot_reset(&self, pdev: &pci::Device<Core>) -> pci::ErsResult {
+        pdev.restore_state();
+        if pdev.save_state().is_err() {
+            return pci::ErsResult::Disconnect;
+        }
         pdev.set_master();
         if pdev.function() != 0 {
             return pci::ErsResult::Recovered;
@@ -2289,7 +2312,7 @@ impl net::dev::Operations for Nic {
 
     fn open(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         // A reset deferred while the interface went down is moot now.
-        self.tx_timeout.store(false, Ordering::Relaxed);
+        self.reset_pending.store(false, Ordering::Relaxed);
         // The carrier is off here (from registration, or from `stop`); the service task turns
         // it on when the PHY reports link.
         if let Err(e) = self.up(dev, rfa) {
@@ -2446,7 +2469,7 @@ impl net::dev::Operations for Nic {
 
     fn tx_timeout(&self, dev: &NetDevice, _txqueue: u32) {
         netdev_warn!(dev, "transmit timed out\n");
-        self.tx_timeout.store(true, Ordering::Relaxed);
+        self.reset_pending.store(true, Ordering::Relaxed);
         dev.schedule_service(0);
     }
 
@@ -2593,7 +2616,7 @@ impl net::dev::Operations for Nic {
     }
 
     fn service(&self, dev: &NetDevice) {
-        if self.tx_timeout.swap(false, Ordering::Relaxed) {
+        if self.reset_pending.swap(false, Ordering::Relaxed) {
             self.reset(dev);
         }
         if !dev.is_running() {

@@ -555,8 +555,9 @@ impl ethtool::Operations for Nic {
                 self.down(dev, rfa);
                 self.rx_count.store(old.0, Ordering::Relaxed);
                 self.tx_count.store(old.1, Ordering::Relaxed);
-                if self.up(dev, rfa).is_err() {
+                if let Err(e) = self.up(dev, rfa) {
                     self.down(dev, rfa);
+                    self.retry_up(dev, e);
                 }
             }
             r

@@ -837,6 +837,25 @@ impl Device<Core> {
         unsafe { bindings::pci_set_master(self.as_raw()) };
     }
 
+    /// Saves the device's configuration space (`pci_save_state`) for [`Device::restore_state`].
+    /// The PCI core saves it once when it adds the device, before any driver enables it; a
+    /// driver saves it again once the device is enabled and mastering, so a restore brings
+    /// that back.
+    /// Fails (`ENOMEM`) only for a PCIe or PCI-X capability the core has no buffer for.
+    pub fn save_state(&self) -> Result {
+        // SAFETY: the device is valid; the call reads its configuration space into the
+        // `pci_dev`, which the bus callbacks' device lock serialises.
+        to_result(unsafe { bindings::pci_save_state(self.as_raw()) })
+    }
+
+    /// Writes the saved configuration space back (`pci_restore_state`; nothing if none is
+    /// saved): after a reset that cleared it, as a fatal error's secondary bus reset does
+    /// (BARs, command register). The saved copy is used up: save again for the next one.
+    pub fn restore_state(&self) {
+        // SAFETY: as for `save_state`; the call checks that a state was saved.
+        unsafe { bindings::pci_restore_state(self.as_raw()) };
+    }
+
     /// Stops the device mastering the bus.
     pub fn clear_master(&self) {
         // SAFETY: as for `set_master`.
