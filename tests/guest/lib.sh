@@ -289,6 +289,44 @@ lp_partner() {
 expect_splat_begin() { echo "@@EXPECTSPLAT begin $1"; }
 expect_splat_end() { echo "@@EXPECTSPLAT end"; }
 
+# --- fault injection (alloc, faults) ---------------------------------------------------------
+# failslab and fail_page_alloc, limited by the stack filter to allocations made from the
+# driver's code ($drv).
+FI=/sys/kernel/debug
+# The module's text, from its symbols: [lowest, highest + 64 KiB).
+mod_range() {
+	awk -v m="[$drv]" '$NF == m && ($2 == "t" || $2 == "T") {print $1}' /proc/kallsyms | sort |
+		awk 'NR == 1 {lo = $1} {hi = $1} END {if (lo != "") printf "0x%s 0x%s\n", lo, hi}'
+}
+# inject WHAT MIN_ORDER: fail every allocation of WHAT (failslab, fail_page_alloc) from the
+# driver's code (of at least MIN_ORDER pages, for fail_page_alloc), logging each with its stack.
+inject() {
+	d=$FI/$1
+	set -- $(mod_range) "$2"
+	lo=$1 hi=$(printf '0x%x' $(($2 + 0x10000)))
+	echo "$lo" >"$d/require-start"
+	echo "$hi" >"$d/require-end"
+	echo 32 >"$d/stacktrace-depth"
+	echo N >"$d/task-filter"
+	echo N >"$d/ignore-gfp-wait"
+	[ -e "$d/ignore-gfp-highmem" ] && echo N >"$d/ignore-gfp-highmem"
+	[ -e "$d/min-order" ] && echo "$3" >"$d/min-order"
+	echo 2 >"$d/verbose"
+	echo 1 >"$d/interval"
+	echo 1000 >"$d/times"
+	echo 100 >"$d/probability"
+}
+uninject() {
+	for w in failslab fail_page_alloc; do echo 0 >"$FI/$w/probability"; done
+}
+injected() { echo $((1000 - $(cat "$FI/$1/times"))); }
+# The injected failures since `dmesg -c`, as blocks of their stacks: how many, and how many not
+# from the page-fragment cache.
+own_failures() {
+	dmesg | awk '/FAULT_INJECTION: forcing a failure/ {if (b) n++; if (b && !f) o++; b = 1; f = 0; next}
+		b && /page_frag/ {f = 1} END {if (b) n++; if (b && !f) o++; printf "%d %d\n", n, o}'
+}
+
 # --- transfers checked end to end (faults, pm) -------------------------------------------------
 # They talk to scripts/host-server.py at $HOST: /blob/N sends N bytes and /sha/last the SHA-256
 # of the last blob sent; the sink port answers an upload with "SHA LENGTH". The suite sets
