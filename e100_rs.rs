@@ -134,8 +134,8 @@
 //! next poll. A lost RNR, or a lost start with no poll after it, is found within a watchdog
 //! period, so receive-only traffic cannot stay dead. The data path's other polls read no register
 //! (but one that meets an empty RFD, below). On a chip an RFD completed with no frame in it is
-//! counted as dropped and re-armed. On QEMU's model it comes in three ways. Its model writes the status before the count and data,
-//! completes a stop point it raced with empty before stopping (the RU then not ready, the frame
+//! counted as dropped and re-armed. On QEMU's model it comes in three ways. The model writes
+//! the status before the count and data, completes a stop point it raced with empty before stopping (the RU then not ready, the frame
 //! queued in QEMU for the restart), and completes empty an old stop point it reads between the
 //! restore's last two writes and goes on, the RU still ready; upstream then returns the 0 bytes it
 //! took, which QEMU's net layer reads as "cannot receive now": it holds that frame and every later
@@ -709,8 +709,9 @@ pub(crate) struct Nic {
     /// needs wake-up kept armed at a power-off, whatever wake-on-LAN says (e100.c's rule).
     asf: bool,
     /// The CB ring's memory and the RFA's array while no ring is built: allocated at the first
-    /// bring-up (or wake-up arming, for the CB ring), for the largest rings, and reused by every bring-up after it (resume, reset,
-    /// resize), so none of those needs a high-order allocation. Process context only.
+    /// bring-up (or wake-up arming, for the CB ring), for the largest rings, and reused by
+    /// every bring-up after it (resume, reset, resize), so none of those needs a high-order
+    /// allocation. Process context only.
     #[pin]
     spare: Mutex<Spare>,
 }
@@ -1405,8 +1406,9 @@ impl Nic {
         )
     }
 
-    /// Brings the hardware up with re-armed rings ([`Nic::spare`]): reset, self-test, base addresses, Configure,
-    /// address, receive filter, statistics address, RU start, then interrupts on.
+    /// Brings the hardware up with re-armed rings ([`Nic::spare`]): reset, self-test, base
+    /// addresses, Configure, address, receive filter, statistics address, RU start, then
+    /// interrupts on.
     fn up(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         self.up_with(dev, rfa, false)
     }

@@ -840,19 +840,20 @@ impl Device<Core> {
     /// Saves the device's configuration space (`pci_save_state`) for [`Device::restore_state`].
     /// The PCI core saves it once when it adds the device, before any driver enables it; a
     /// driver saves it again once the device is enabled and mastering, so a restore brings
-    /// that back.
-    /// Fails (`ENOMEM`) only for a PCIe or PCI-X capability the core has no buffer for.
+    /// that back. Fails (`ENOMEM`) only for a PCIe or PCI-X capability the core has no buffer for.
     pub fn save_state(&self) -> Result {
         // SAFETY: the device is valid; the call reads its configuration space into the
         // `pci_dev`, which the bus callbacks' device lock serialises.
         to_result(unsafe { bindings::pci_save_state(self.as_raw()) })
     }
 
-    /// Writes the saved configuration space back (`pci_restore_state`; nothing if none is
-    /// saved): after a reset that cleared it, as a fatal error's secondary bus reset does
-    /// (BARs, command register). The saved copy is used up: save again for the next one.
+    /// Writes the last saved configuration space back (`pci_restore_state`; there is always
+    /// one, the core's from when it added the device): after a reset that cleared it, as a
+    /// fatal error's secondary bus reset does (BARs, command register). The copy is marked
+    /// used: save again before the next restore.
     pub fn restore_state(&self) {
-        // SAFETY: as for `save_state`; the call checks that a state was saved.
+        // SAFETY: as for `save_state`; the call writes the copy kept in the `pci_dev` to the
+        // device's configuration space.
         unsafe { bindings::pci_restore_state(self.as_raw()) };
     }
 
