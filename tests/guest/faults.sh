@@ -230,7 +230,7 @@ else
 	[ -n "$said" ] || r="no 'no rings' in the log; $r"
 fi
 expect_splat_end
-verdict tx-timeout-reset-no-memory "$r" "reset with $n allocation(s) failed (log: $said); allocations back: link and ping in $back ms with no command"
+verdict tx-timeout-reset-no-memory "$r" "reset with $n allocation(s) failed (log: $said)${back:+; allocations back: link and ping in $back ms with no command}"
 wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier"
 fi
 
