@@ -88,10 +88,11 @@ for f in d101m d101s d102e; do
 sys.stdout.buffer.write(b"".join(struct.pack("<I", 0xE1000000 | i << 8 | i) for i in range(134)) + bytes([17, 42, 99]))' \
 		>"$root/lib/firmware-test/e100/${f}_ucode.bin"
 done
-# Static helpers: an MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl, and a raw
-# frame sender/counter for the receive-filter tests.
+# Static helpers: an MII-ioctl tool (what mii-tool does), for testing ndo_eth_ioctl, a raw
+# frame sender/counter for the receive-filter tests, and an AER error injector (aer.sh).
 gcc -static -Os -Wall -Werror -o "$root/bin/miireg" "$REPO/tests/guest/miireg.c"
 gcc -static -Os -Wall -Werror -o "$root/bin/rawpkt" "$REPO/tests/guest/rawpkt.c"
+gcc -static -Os -Wall -Werror -o "$root/bin/aerinj" "$REPO/tests/guest/aerinj.c"
 # The benchmark's guest side (scripts/bench.sh): fixed-count UDP workloads, the instruction
 # counter's markers, and its suites.
 gcc -static -O2 -Wall -Werror -o "$root/bin/udpb" "$REPO/scripts/bench/udpb.c"

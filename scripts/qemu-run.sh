@@ -8,6 +8,7 @@
 #                       [--nic-model MODEL]   (another of QEMU's 8255x models, e.g. i82557b)
 #                       [--qemu-arg ARG]...   (one more argument for QEMU, e.g. for a -plugin)
 #                       [--extra-nic MODEL[,prop=value...]]...   (one more NIC, see below)
+#                       [--machine pc|q35-aer]   (see below; pc by default)
 #
 # The NIC is on QEMU user networking unless --netdev gives another backend (id must be n0).
 # Every frame the NIC sends or receives is written to --pcap by a filter-dump object (the first
@@ -17,6 +18,11 @@
 # 2, ...; a slirp subnet of its own, the host at 10.0.2.2 as for n0) and the properties given,
 # e.g. mac=52:54:00:e1:00:02 (give each a mac=: QEMU's default would be the same for all).
 # The capture (--pcap) and the control line (--lp-dir) stay with the first NIC.
+# --machine q35-aer: a q35 machine with ACPI, the NIC (a conventional PCI device) on a PCIe
+# root port of its own (tests/guest/aer.sh). The port runs at 2.5 GT/s x1: at QEMU 7.2's
+# default 16 GT/s the kernel, after resetting the port's link, waits for Data Link Layer Link
+# Active, which the port never sets again. Every pc boot runs with acpi=off: the test kernel has
+# ACPI for this machine only.
 # The serial console (kernel log and the suite's @@TEST lines) goes to --log.
 #
 # --qemu runs another qemu-system-x86_64 (the harness QEMU of scripts/build-qemu.sh) and
@@ -27,7 +33,7 @@
 # QMP qom-get / qom-set on nic0, answering "ID OK [value]" or "ID ERR message".
 #
 # The guest gets --smp CPUs (2 by default), one per socket: SeaBIOS's MP table lists only the
-# first CPU of each package, and the test kernel has no ACPI, so "-smp 2" alone (two cores in
+# first CPU of each package, and the pc boots run without ACPI, so "-smp 2" alone (two cores in
 # one package) boots a single-CPU guest.
 #
 # QEMU runs in the caller's process group (timeout --foreground), so the run's process-group
@@ -39,7 +45,7 @@ LOG_TAG=qemu
 . "$(dirname "$0")/common.sh"
 
 suite="" driver="" mac="" logf="" pcap="" timeout=300 netdev="user,id=n0" kunit=0 extra="" smp=2
-qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er
+qemu=qemu-system-x86_64 nicprops="" lpdir="" model=i82559er machine=pc
 qargs=()
 extranics=()
 initrd=${E100_RS_INITRD:-$INITRD}
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--lp-dir) lpdir=$2; shift 2 ;;
 	--qemu-arg) qargs+=("$2"); shift 2 ;;
 	--extra-nic) extranics+=("$2"); shift 2 ;;
+	--machine) machine=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -80,15 +87,24 @@ done
 extra="$extra tsc=reliable"
 khz=$(host_tsc_khz)
 [ -z "$khz" ] || extra="$extra tsc_early_khz=$khz"
+nicbus="" bus=()
+case "$machine" in
+pc) extra="$extra acpi=off" ;;
+q35-aer)
+	bus=(-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1,x-speed=2_5,x-width=1)
+	nicbus=",bus=rp1,addr=0"
+	;;
+*) die "unknown --machine $machine (pc or q35-aer)" ;;
+esac
 # Slab redzones and poisoning, except on the benchmark kernel (which has no slab debugging).
 [ "$KVARIANT" = bench ] || extra=" slub_debug=FZP$extra"
 
 args=(
-	-M pc -m 512 -smp "$smp,sockets=$smp,cores=1" -nographic -no-reboot -monitor none
+	-M "${machine%-aer}" -m 512 -smp "$smp,sockets=$smp,cores=1" -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 kunit.enable=$kunit e100test.driver=$driver e100test.suite=$suite e100test.mac=$mac$extra"
-	-netdev "$netdev"
-	-device "$model,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicprops"
+	"${bus[@]}" -netdev "$netdev"
+	-device "$model,netdev=n0,mac=$mac,romfile=${lpdir:+,id=nic0}$nicbus$nicprops"
 )
 if [ "$qemu" != qemu-system-x86_64 ]; then
 	# A build tree's binary: the firmware comes from the system's packages.

@@ -16,7 +16,7 @@
 # - The run is one process group (scripts/pgroup.py): QEMU and the host services die with it,
 #   however it ends. Its total time is bounded (E100_RS_TIME_BUDGET) below CI's 90 minutes.
 #
-# Knobs: E100_RS_SUITES (default "kunit basic traffic pair linkpartner ethtool faults pm
+# Knobs: E100_RS_SUITES (default "kunit basic models traffic pair linkpartner ethtool faults pm
 # testbox"),
 # E100_RS_DRIVERS (default "e100 e100_rs"), E100_RS_TIME_BUDGET (seconds, default 4500). The
 # harness's self-tests:
@@ -33,7 +33,7 @@ fi
 LOG_TAG=test
 . "$(dirname "$0")/common.sh"
 
-SUITES=${E100_RS_SUITES:-kunit basic traffic pair linkpartner ethtool faults pm testbox}
+SUITES=${E100_RS_SUITES:-kunit basic models traffic pair linkpartner ethtool faults pm testbox}
 DRIVERS=${E100_RS_DRIVERS:-e100 e100_rs}
 TIME_BUDGET=${E100_RS_TIME_BUDGET:-4500}
 ABORT_AFTER=${E100_RS_ABORT_AFTER:-}
@@ -736,13 +736,40 @@ alloc() {
 	collect "$OUT/alloc-$1.log" "$1/alloc"
 }
 
+# aer DRIVER: PCI error recovery under traffic (tests/guest/aer.sh), on q35 with the NIC on a
+# PCIe root port, on the system's QEMU.
+aer() {
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite aer --driver "$1" --mac "$MAC" --machine q35-aer \
+		--log "$OUT/aer-$1.log" --timeout "$(budget 300)" \
+		--append "e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
+	collect "$OUT/aer-$1.log" "$1/aer"
+}
+
+# models DRIVER: every 8255x model of QEMU 7.2 in one guest (tests/guest/models.sh), on the
+# system's QEMU: the first row of the suite's table is the NIC, the others are --extra-nic
+# NICs, each on a user-networking backend of its own, with the MAC the table gives it.
+models() {
+	local m mac first=() extra=()
+	while read -r m mac; do
+		if [ "${#first[@]}" -eq 0 ]; then
+			first=(--nic-model "$m" --mac "$mac")
+		else
+			extra+=(--extra-nic "$m,mac=$mac")
+		fi
+	done < <(sed -n "/^MODELS='/,/^'/p" "$REPO/tests/guest/models.sh" | awk '/^i8/ {print $1, $10}')
+	bg_wait "$REPO/scripts/qemu-run.sh" --suite models --driver "$1" "${first[@]}" "${extra[@]}" \
+		--log "$OUT/models-$1.log" --timeout "$(budget 420)" \
+		--append "e100test.http=$http_port e100test.sink=$sink_port$(abort_arg)" || true
+	collect "$OUT/models-$1.log" "$1/models"
+}
+
 basic() { # basic DRIVER
 	bg_wait "$REPO/scripts/qemu-run.sh" --suite basic --driver "$1" --mac "$MAC" --log "$OUT/basic-$1.log" \
 		--timeout "$(budget 180)" --append "$(abort_arg)" || true
 	collect "$OUT/basic-$1.log" "$1/basic"
 }
 
-case " $SUITES " in *" traffic "* | *" linkpartner "* | *" ethtool "* | *" faults "* | *" pm "*) start_services ;; esac
+case " $SUITES " in *" traffic "* | *" models "* | *" linkpartner "* | *" ethtool "* | *" faults "* | *" pm "*) start_services ;; esac
 HQEMU=""
 if has_stage pair || has_stage linkpartner || has_stage ethtool || has_stage faults || has_stage pm; then
 	stage "harness QEMU"
@@ -770,10 +797,12 @@ for suite in $SUITES; do
 		stage "suite $suite on $drv"
 		case "$suite" in
 		basic | traffic | pair | linkpartner) "$suite" "$drv" ;;
+		models) models "$drv" ;;
 		ethtool) ethtool_suite "$drv" ;;
 		faults)
 			harness_boot faults "$drv" 900 || true
 			alloc "$drv"
+			aer "$drv"
 			;;
 		pm) pm "$drv" ;;
 		testbox) testbox "$drv" ;;

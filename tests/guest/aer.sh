@@ -10,12 +10,16 @@
 # NIC comes out of it in its power-on state, BARs and command register cleared, which the
 # driver's slot_reset restores).
 # Each comes during a download, which must complete intact, and the next transfers too.
-# Not yet in CI: it needs a test kernel with ACPI, PCI_MSI, PCIEPORTBUS, PCIEAER and
-# PCIEAER_INJECT, and QEMU -M q35 with the root port at 2.5 GT/s (x-speed=2_5: at the default
-# 16 GT/s the kernel waits for Data Link Layer Link Active after the reset, which QEMU 7.2's
-# port never sets again, and the fatal recovery fails in the core). Behind a pcie-pci-bridge
-# the fatal case cannot recover on 6.12: the bus reset clears the bridge's configuration too,
-# and nothing restores it (the NIC's configuration space is then unreachable).
+# The boot: scripts/qemu-run.sh --machine q35-aer (the NIC on a root port of its own, at
+# 2.5 GT/s), a test kernel with ACPI, PCI_MSI, PCIEPORTBUS, PCIEAER and PCIEAER_INJECT.
+# The fatal case runs on e100_rs only: e100.c's io_slot_reset re-enables the device but does
+# not restore its configuration space, which the link reset cleared (BARs and all); by hand on
+# 6.12 it logs "enabling device (0000 -> 0003)", "e100.mdio_ctrl won't go Ready" (the MMIO BAR
+# is gone), "found MII-less i82503", the core reports the recovery successful, then every
+# transmit times out and RTNL stays held (the hung-task detector reports a task waiting for
+# it after 60 s; docs/differences-from-e100c.md).
+# Behind a pcie-pci-bridge the fatal case cannot recover on 6.12 with either driver: the bus
+# reset clears the bridge's configuration too, and nothing restores it ("device inaccessible").
 # shellcheck disable=SC1091
 . /tests/lib.sh
 
@@ -91,7 +95,11 @@ recovery() {
 # A completion timeout (bit 14): non-fatal by the default severities.
 recovery nonfatal-recovered "a non-fatal error (completion timeout)" 0x4000
 # A data link protocol error (bit 4): fatal; the root port's link is reset.
-recovery fatal-recovered "a fatal error (data link protocol)" 0x10
+if [ "$drv" = e100_rs ]; then
+	recovery fatal-recovered "a fatal error (data link protocol)" 0x10
+else
+	echo "@@INFO fatal-recovered: not run on $drv (its io_slot_reset does not restore the configuration space the link reset clears; see this file's header)"
+fi
 
 ip link set "$ifc" down
 unload_driver "$drv"

@@ -158,15 +158,16 @@ iperf_intervals() {
 # --- kprobes: counting calls into a driver without instrumenting it ----------------------------
 TRACING=/sys/kernel/tracing
 
-# kprobe_add NAME MODULE PATTERN: a kprobe event e100test/NAME on the function of MODULE whose
-# symbol matches PATTERN (an extended regex; a Rust symbol is matched in its mangled form).
-# Prints the symbol; fails if none or several match.
+# kprobe_add NAME MODULE PATTERN [FETCHARGS]: a kprobe event e100test/NAME on the function of
+# MODULE whose symbol matches PATTERN (an extended regex; a Rust symbol is matched in its
+# mangled form), recording FETCHARGS (kprobetrace syntax, e.g. "reg=%cx:u8"). Prints the
+# symbol; fails if none or several match.
 kprobe_add() {
 	[ -d "$TRACING/events" ] || mount -t tracefs nodev "$TRACING" || return 1
 	syms=$(awk -v m="[$2]" '$4 == m && ($2 == "t" || $2 == "T") {print $3}' /proc/kallsyms |
 		grep -E "$3")
 	[ "$(echo "$syms" | grep -c .)" = 1 ] || { echo "symbols matching '$3' in $2: '$syms'"; return 1; }
-	kprobe_add_kernel "$1" "$2:$syms" || return 1
+	kprobe_add_kernel "$1" "$2:$syms${4:+ $4}" || return 1
 	echo "$syms"
 }
 

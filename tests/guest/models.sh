@@ -5,8 +5,8 @@
 # models and their MACs), on the system's QEMU: one driver bound to 13 devices, which share the
 # machine's four INTx lines. Per model: the probe (PCI identity and the driver's probe line),
 # traffic both ways (ping, and a TCP transfer each way checked by SHA-256 at both ends, through
-# that NIC's own counters), the microcode its revision takes, wake-on-LAN support, the 82557's
-# VLAN limit; and on the i82801, e100.c's ICH paths.
+# that NIC's own counters), the microcode its revision takes, wake-on-LAN support, automatic
+# MDI/MDI-X, the 82557's VLAN limit; and on the i82801, e100.c's ICH paths.
 #
 # What is expected follows the PCI revision, not the model's name, as e100.c maps it:
 # nic->mac = revision (82557 A/B/C = 0-2, 82558 A4/B0 = 4/5, 82559 D101M/D101S = 8/9,
@@ -22,7 +22,11 @@
 # e100_rs's probe line names, microcode (none, optional:BLOB or required:BLOB: e100.c's
 # e100_request_firmware: 8 d101m and 9 d101s optional, 15/16 d102e required, none for ICH
 # parts), "Supports Wake-on" (g from the 82558 A4 on, where the PCI PM capability lets the
-# device wake; QEMU gives the 82557s none), vlan-challenged (below the 82558 A4), ICH, MAC.
+# device wake; QEMU gives the 82557s none; e100_rs says d for revision 9, the 82559ER, which
+# cannot wake on a magic packet: hw.rs's wol_capable), vlan-challenged (below the 82558 A4),
+# ICH, MAC. Automatic MDI/MDI-X (NCONFIG 0x1c = 0x80 written at bring-up) follows e100.c's
+# rule: from the 82550 (mac 12) on, or an ICH part whose PHY says it can (TPISTATUS bit 15),
+# which QEMU's PHY never does (it answers registers 0-6 only): so the i82801 gets none.
 # The first row is the guest's first NIC (n0), the others --extra-nic n1..n12, in this order.
 MODELS='
 i82557a  0x1229 0x01  1 82557 none           d on  0 52:54:00:e1:00:01
@@ -89,6 +93,17 @@ if ! load_driver "$drv"; then
 	fail all-bound "loading $drv failed: $(dmesg | tail -3 | tr '\n' ' ')"
 	exit 1
 fi
+# Every MDI write, with its register and value (the driver's one MDI transaction function:
+# e100.c's mdio_ctrl_hw(nic, addr, dir, reg, data), e100_rs's mdi_transact(io, dir, addr, reg,
+# data); dir 0x04000000 is a write), for the MDI-X check at each open.
+if [ "$drv" = e100 ]; then
+	mdiprobe=$(kprobe_add mdi e100 '^mdio_ctrl_hw$' 'dir=%dx:u32 reg=%cx:u32 data=%r8:u16' 2>&1)
+else
+	mdiprobe=$(kprobe_add mdi e100_rs 'mdi_transact$' 'dir=%si:u32 reg=%cx:u8 data=%r8:u16' 2>&1)
+fi
+[ -d "$TRACING/events/e100test/mdi" ] && mdiprobe=ok
+# mdix_writes: the values written to NCONFIG (0x1c) since fw_clear, one a line.
+mdix_writes() { sed -n 's/.* mdi: .* dir=0x4000000 reg=0x1c data=\(0x[0-9a-f]*\).*/\1/p' "$TRACING/trace"; }
 # Probes run in the module load; give stragglers a moment.
 wait_for 10 sh -c "[ \$(ls -d /sys/bus/pci/drivers/$drv/0000:* 2>/dev/null | wc -l) -ge $NMODELS ]" || true
 dmesg -c >/tmp/probe.dmesg
@@ -152,7 +167,7 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	begin "$model-probe"
 	if [ -z "$ifc" ]; then
 		fail "$model-probe" "no interface has $macaddr"
-		for t in traffic microcode wol vlan; do begin "$model-$t"; fail "$model-$t" "no interface"; done
+		for t in traffic microcode wol mdix vlan; do begin "$model-$t"; fail "$model-$t" "no interface"; done
 		[ "$ich" = 0 ] || { begin "$model-ich-10half"; fail "$model-ich-10half" "no interface"; }
 		continue
 	fi
@@ -164,14 +179,15 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 		# e100.c names no generation: its line gives the BAR, the IRQ and the MAC.
 		line=$(about "$ifc" "$bdf" /tmp/probe.dmesg | grep -m1 -E ": addr 0x[0-9a-f]+, irq [0-9]+, MAC addr $macaddr\$")
 	else
-		line=$(about "$ifc" "$bdf" /tmp/probe.dmesg | grep -m1 -E ": $gen rev $mac, [0-9]+ EEPROM words, PHY .*, MAC addr $macaddr\$")
+		# On stock QEMU (DMI says so) the line ends in the workarounds being on.
+		line=$(about "$ifc" "$bdf" /tmp/probe.dmesg | grep -m1 -E ": $gen rev $mac, [0-9]+ EEPROM words, PHY .*, MAC addr $macaddr; QEMU's model \(DMI\): its workarounds on\$")
 	fi
 	if [ "$gdev" != "$dev" ] || [ "$grev" != "$rev" ]; then
 		fail "$model-probe" "$bdf is $gdev rev $grev, the table says $dev rev $rev"
 	elif [ "$gdrv" != "$drv" ]; then
 		fail "$model-probe" "$bdf ($ifc) bound to '$gdrv'"
 	elif [ -z "$line" ]; then
-		fail "$model-probe" "$bdf $dev rev $rev: no probe line naming $([ "$drv" = e100_rs ] && echo "$gen rev $mac and ")$macaddr; the log says: $(about "$ifc" "$bdf" /tmp/probe.dmesg | head -2 | tr '\n' '|')"
+		fail "$model-probe" "$bdf $dev rev $rev: no probe line naming $([ "$drv" = e100_rs ] && echo "$gen rev $mac, QEMU's workarounds and ")$macaddr; the log says: $(about "$ifc" "$bdf" /tmp/probe.dmesg | head -2 | tr '\n' '|')"
 	else
 		pass "$model-probe" "$bdf $dev rev $rev -> $ifc: ${line#*"$ifc: "}"
 	fi
@@ -184,6 +200,7 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	carrier=$(cat "/sys/class/net/$ifc/carrier" 2>/dev/null)
 	dmesg -c >/tmp/open.dmesg
 	reqs=$(fw_requests "$bdf" | sort -u | tr '\n' ' ')
+	nconfig=$(mdix_writes | sort -u | tr '\n' ' ')
 	said=$(about "$ifc" "$bdf" /tmp/open.dmesg | grep -iE 'ucode|microcode|firmware|CPUSaver' | head -2 | tr '\n' '|')
 	begin "$model-microcode"
 	blob=e100/${ucode#*:}_ucode.bin
@@ -231,10 +248,20 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	# --- wake-on-LAN support, the 82557's VLAN limit ---
 	begin "$model-wol"
 	w=$(ethtool "$ifc" 2>&1 | sed -n 's/^[[:space:]]*Supports Wake-on: //p')
+	[ "$drv" != e100_rs ] || [ "$rev" != 0x09 ] || wol=d
 	if [ "$w" = "$wol" ]; then
 		pass "$model-wol" "Supports Wake-on: $w (mac $mac)"
 	else
 		fail "$model-wol" "Supports Wake-on: '${w:-not shown}', want $wol for mac $mac"
+	fi
+	begin "$model-mdix"
+	if [ "$mac" -ge 12 ]; then want="0x80 "; else want=""; fi
+	if [ "$mdiprobe" != ok ]; then
+		fail "$model-mdix" "no probe on the MDI transactions: $mdiprobe"
+	elif [ "$nconfig" = "$want" ]; then
+		pass "$model-mdix" "mac $mac: $([ -n "$want" ] && echo "automatic MDI/MDI-X on at bring-up (NCONFIG 0x1c = 0x80)" || echo "no MDI-X set-up (nothing written to NCONFIG 0x1c)")"
+	else
+		fail "$model-mdix" "mac $mac: written to NCONFIG 0x1c at bring-up: '${nconfig:-nothing}', want '${want:-nothing}'"
 	fi
 	begin "$model-vlan"
 	k=$(ethtool -k "$ifc" | grep '^vlan-challenged:')
@@ -273,6 +300,8 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	ip neigh flush dev "$ifc" 2>/dev/null
 done 3</tmp/models.tab
 grep -E '^ *[0-9]+:.*(eth|e100)' /proc/interrupts | sed 's/^/@@INFO /'
+
+kprobe_del mdi 2>/dev/null
 
 # One unload takes all of them down.
 begin final-unload
