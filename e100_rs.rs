@@ -638,6 +638,9 @@ pub(crate) struct Nic {
     /// watchdog fired, or a bring-up after a resume, a resize or a reset found no memory (the
     /// task then tries at every watchdog period until it works or the interface goes down).
     reset_pending: AtomicBool,
+    /// The service task is retrying a bring-up that found no memory: said once, when it starts
+    /// and when it ends, not at every attempt.
+    retrying: AtomicBool,
     /// A receive-mode update is owed: it found the CB ring full (the service task retries), or
     /// came while no ring was handed to the CU (the bring-up's `publish` applies it).
     rx_mode_pending: AtomicBool,
@@ -1886,13 +1889,18 @@ impl Nic {
             return;
         }
         // `None` if the interface is not up: nothing to reset.
+        let retrying = self.retrying.load(Ordering::Relaxed);
         let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |rfa| {
-            netdev_warn!(dev, "resetting: the interface down and up\n");
+            if !retrying {
+                netdev_warn!(dev, "resetting: the interface down and up\n");
+            }
             self.down(dev, rfa);
             if let Err(e) = self.up(dev, rfa) {
                 // Nothing half built left for the poll that follows.
                 self.down(dev, rfa);
                 self.retry_up(dev, e);
+            } else if self.retrying.swap(false, Ordering::Relaxed) {
+                netdev_info!(dev, "rings allocated again: up\n");
             }
         });
     }
@@ -1903,12 +1911,14 @@ impl Nic {
     /// the interface goes down.
     fn retry_up(&self, dev: &NetDevice, e: Error) {
         self.reset_pending.store(true, Ordering::Relaxed);
-        netdev_warn!(
-            dev,
-            "no rings ({:?}): trying again in {} ms\n",
-            e,
-            WATCHDOG_MS
-        );
+        if !self.retrying.swap(true, Ordering::Relaxed) {
+            netdev_warn!(
+                dev,
+                "no rings ({:?}): trying again every {} ms\n",
+                e,
+                WATCHDOG_MS
+            );
+        }
     }
 }
 
@@ -1929,6 +1939,124 @@ impl core::fmt::Display for MacFmt<'_> {
 /// The PCI driver's per-device data: owns the net_device registration (which owns the rest).
 struct E100Driver {
     netdev: ClassDevres<net::dev::Registration<Nic>>,
+}
+
+/// Wake-on-LAN at probe: whether the part can wake on a magic packet and whether it starts on.
+fn wake_setup(pdev: &pci::Device<Core>, mac: Mac, eeprom: &Eeprom) -> (bool, bool) {
+    let bound: &device::Device<Bound> = pdev.as_ref();
+    // Wake-on-LAN: offered if the part can and the PCI core found the means (PME), on by
+    // default where the EEPROM says the board is wired for it. The device's wake-up
+    // setting (`power/wakeup`, which a previous binding or the user may have left on) is
+    // put in step; failing that is not worth failing the probe. A wake event left from
+    // before is cleared and PME# kept off until a suspend arms it, as e100.c does.
+    let wol_capable = hw::wol_capable(mac) && bound.can_wakeup();
+    let wol_on = wol_capable && hw::wol_default(mac, eeprom.word(hw::EEPROM_ID));
+    if wol_capable && bound.may_wakeup() != wol_on {
+        if let Err(e) = bound.set_wakeup_enable(wol_on) {
+            dev_warn!(pdev, "cannot set the wake-up of the device: {:?}\n", e);
+        }
+    }
+    pdev.pme_active(false);
+    (wol_capable, wol_on)
+}
+
+/// The EEPROM's checksum and MAC address, judged as e100.c does: a corrupt EEPROM or an
+/// invalid address fails the probe (`EAGAIN`) unless `eeprom_bad_csum_allow` is set, which
+/// goes on (with a random address for an invalid one).
+fn eeprom_mac(pdev: &pci::Device<Core>, eeprom: &Eeprom) -> Result<[u8; 6]> {
+    if !eeprom.checksum_ok() {
+        dev_err!(
+            pdev,
+            "EEPROM corrupted (words sum to {:#06x}, expected {:#06x})\n",
+            eeprom.sum(),
+            eeprom::CHECKSUM
+        );
+        if !EEPROM_BAD_CSUM_ALLOW.get() {
+            return Err(EAGAIN);
+        }
+        dev_warn!(
+            pdev,
+            "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n"
+        );
+    }
+
+    let mut addr = eeprom.mac();
+    if !net::dev::is_valid_ether_addr(&addr) {
+        if !EEPROM_BAD_CSUM_ALLOW.get() {
+            dev_err!(
+                pdev,
+                "Invalid MAC address {} from EEPROM, aborting\n",
+                MacFmt(&addr)
+            );
+            return Err(EAGAIN);
+        }
+        addr = net::dev::random_ether_addr();
+        dev_warn!(
+            pdev,
+            "Invalid MAC address from EEPROM; using random address {}\n",
+            MacFmt(&addr)
+        );
+    }
+    Ok(addr)
+}
+
+/// The PHY the probe scan `found` (none answering: an MII-less board, if the EEPROM names
+/// one), selected, with e100.c's MDI-X rule and the PHY's quirks applied. Returns it, the
+/// MII-less interface if any, the MDI-X rule and the PHY's BMSR.
+fn phy_setup(
+    pdev: &pci::Device<Core>,
+    io: &Io<{ hw::CSR_LEN }>,
+    found: Option<phy::Phy>,
+    eeprom: &Eeprom,
+    mac: Mac,
+    ich: u8,
+) -> Result<(phy::Phy, Option<phy::NonMii>, phy::Mdix, u16)> {
+    // No PHY answers: a board the EEPROM says has no MII PHY goes on with emulated
+    // registers (e100.c's rule, after the scan since EEPROM contents are less reliable).
+    let (phy, non_mii) = match found {
+        Some(phy) => (phy, None),
+        None => {
+            let Some(kind) = phy::NonMii::from_eeprom(eeprom.word(hw::EEPROM_PHY_IFACE)) else {
+                dev_err!(pdev, "No PHY answers on the MDI bus, aborting\n");
+                return Err(ENODEV);
+            };
+            dev_info!(
+                pdev,
+                "No MII PHY ({} per the EEPROM): 82503 serial interface, link reported up at 10 Mb/s\n",
+                kind.name()
+            );
+            (phy::EmulatedMii::PHY, Some(kind))
+        }
+    };
+    let emulated = non_mii.is_some();
+    if phy::select(&mut MdiBus::new(io, emulated), &phy).is_none() {
+        dev_err!(
+            pdev,
+            "PHY at address {} did not take its selection (MDI timeout)\n",
+            phy.addr
+        );
+        return Err(EIO);
+    }
+
+    // Automatic MDI/MDI-X switching: the 82550 and later, or an ICH part whose EEPROM asks
+    // for it (e100.c's rule).
+    let mdix = if emulated {
+        phy::Mdix::Off
+    } else if mac >= Mac::M82550_D102 {
+        phy::Mdix::Always
+    } else if ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0 {
+        phy::Mdix::IfCapable
+    } else {
+        phy::Mdix::Off
+    };
+    let bmsr = {
+        let mut bus = MdiBus::new(io, emulated);
+        if phy::quirks(&mut bus, &phy, mdix, false).is_none() {
+            dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
+        }
+        phy::Mdio::read(&mut bus, phy.addr, phy::MII_BMSR).ok_or(EIO)?
+    };
+    Ok((phy, non_mii, mdix, bmsr))
 }
 
 impl E100Driver {
@@ -1959,85 +2087,10 @@ impl E100Driver {
             (eeprom, found)
         };
 
-        if !eeprom.checksum_ok() {
-            dev_err!(
-                pdev,
-                "EEPROM corrupted (words sum to {:#06x}, expected {:#06x})\n",
-                eeprom.sum(),
-                eeprom::CHECKSUM
-            );
-            if !EEPROM_BAD_CSUM_ALLOW.get() {
-                return Err(EAGAIN);
-            }
-            dev_warn!(
-                pdev,
-                "eeprom_bad_csum_allow set: continuing with a corrupt EEPROM\n"
-            );
-        }
-
-        let mut addr = eeprom.mac();
-        if !net::dev::is_valid_ether_addr(&addr) {
-            if !EEPROM_BAD_CSUM_ALLOW.get() {
-                dev_err!(
-                    pdev,
-                    "Invalid MAC address {} from EEPROM, aborting\n",
-                    MacFmt(&addr)
-                );
-                return Err(EAGAIN);
-            }
-            addr = net::dev::random_ether_addr();
-            dev_warn!(
-                pdev,
-                "Invalid MAC address from EEPROM; using random address {}\n",
-                MacFmt(&addr)
-            );
-        }
-
-        // No PHY answers: a board the EEPROM says has no MII PHY goes on with emulated
-        // registers (e100.c's rule, after the scan since EEPROM contents are less reliable).
-        let (phy, non_mii) = match found {
-            Some(phy) => (phy, None),
-            None => {
-                let Some(kind) = phy::NonMii::from_eeprom(eeprom.word(hw::EEPROM_PHY_IFACE)) else {
-                    dev_err!(pdev, "No PHY answers on the MDI bus, aborting\n");
-                    return Err(ENODEV);
-                };
-                dev_info!(
-                    pdev,
-                    "No MII PHY ({} per the EEPROM): 82503 serial interface, link reported up at 10 Mb/s\n",
-                    kind.name()
-                );
-                (phy::EmulatedMii::PHY, Some(kind))
-            }
-        };
+        let addr = eeprom_mac(pdev, &eeprom)?;
+        let (phy, non_mii, mdix, bmsr) =
+            phy_setup(pdev, csr.access(bound)?, found, &eeprom, mac, ich)?;
         let emulated = non_mii.is_some();
-        if phy::select(&mut MdiBus::new(csr.access(bound)?, emulated), &phy).is_none() {
-            dev_err!(
-                pdev,
-                "PHY at address {} did not take its selection (MDI timeout)\n",
-                phy.addr
-            );
-            return Err(EIO);
-        }
-
-        // Automatic MDI/MDI-X switching: the 82550 and later, or an ICH part whose EEPROM asks
-        // for it (e100.c's rule).
-        let mdix = if emulated {
-            phy::Mdix::Off
-        } else if mac >= Mac::M82550_D102 {
-            phy::Mdix::Always
-        } else if ich != 0 && eeprom.word(hw::EEPROM_CNFG_MDIX) & hw::EEPROM_MDIX_ENABLED != 0 {
-            phy::Mdix::IfCapable
-        } else {
-            phy::Mdix::Off
-        };
-        let bmsr = {
-            let mut bus = MdiBus::new(csr.access(bound)?, emulated);
-            if phy::quirks(&mut bus, &phy, mdix, false).is_none() {
-                dev_warn!(pdev, "PHY set-up (MDI-X, congestion control) timed out\n");
-            }
-            phy::Mdio::read(&mut bus, phy.addr, phy::MII_BMSR).ok_or(EIO)?
-        };
         let abilities = phy::abilities(bmsr);
         // No flow control without a PHY to negotiate it and a known full-duplex link.
         let cfg = phy::LinkConfig::new(abilities, mac >= Mac::M82558_D101_A4 && !emulated);
@@ -2049,19 +2102,7 @@ impl E100Driver {
             diag: diag::Diagnosis::default(),
             last_dump: None,
         };
-        // Wake-on-LAN: offered if the part can and the PCI core found the means (PME), on by
-        // default where the EEPROM says the board is wired for it. The device's wake-up
-        // setting (`power/wakeup`, which a previous binding or the user may have left on) is
-        // put in step; failing that is not worth failing the probe. A wake event left from
-        // before is cleared and PME# kept off until a suspend arms it, as e100.c does.
-        let wol_capable = hw::wol_capable(mac) && bound.can_wakeup();
-        let wol_on = wol_capable && hw::wol_default(mac, eeprom.word(hw::EEPROM_ID));
-        if wol_capable && bound.may_wakeup() != wol_on {
-            if let Err(e) = bound.set_wakeup_enable(wol_on) {
-                dev_warn!(pdev, "cannot set the wake-up of the device: {:?}\n", e);
-            }
-        }
-        pdev.pme_active(false);
+        let (wol_capable, wol_on) = wake_setup(pdev, mac, &eeprom);
 
         let ucode_params = (
             ucode_param(
@@ -2112,6 +2153,7 @@ impl E100Driver {
                 ),
                 counters: stats::DataCounters::default(),
                 reset_pending: AtomicBool::new(false),
+                retrying: AtomicBool::new(false),
                 rx_mode_pending: AtomicBool::new(false),
                 ru_stopped: AtomicBool::new(false),
                 ru_held: AtomicBool::new(false),
@@ -2315,6 +2357,7 @@ impl net::dev::Operations for Nic {
     fn open(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         // A reset deferred while the interface went down is moot now.
         self.reset_pending.store(false, Ordering::Relaxed);
+        self.retrying.store(false, Ordering::Relaxed);
         // The carrier is off here (from registration, or from `stop`); the service task turns
         // it on when the PHY reports link.
         if let Err(e) = self.up(dev, rfa) {

@@ -848,9 +848,10 @@ impl Device<Core> {
     }
 
     /// Writes the last saved configuration space back (`pci_restore_state`; there is always
-    /// one, the core's from when it added the device): after a reset that cleared it, as a
-    /// fatal error's secondary bus reset does (BARs, command register). The copy is marked
-    /// used: save again before the next restore.
+    /// one, the core's from when it added the device, `pci_bus_add_device` in the 6.12.118
+    /// this crate is built for; on a release without that save, only once a driver saved one):
+    /// after a reset that cleared it, as a fatal error's secondary bus reset does (BARs,
+    /// command register). The copy is marked used: save again before the next restore.
     pub fn restore_state(&self) {
         // SAFETY: as for `save_state`; the call writes the copy kept in the `pci_dev` to the
         // device's configuration space.

@@ -71,16 +71,41 @@ uninject
 set -- $(own_failures)
 all=$1 own=$2
 ethtool -G "$ifc" rx 256 tx 128 2>/dev/null
+# The control: the same injection does see the driver's high-order allocations. A fresh binding
+# (nothing kept from an earlier open) must fail its first open for its CB block (order 6).
+ctl=""
+bdf=$(basename "$(readlink -f "/sys/class/net/$ifc/device")")
+ip link set "$ifc" down
+echo "$bdf" >"/sys/bus/pci/drivers/$drv/unbind"
+echo "$bdf" >"/sys/bus/pci/drivers/$drv/bind"
+if ! ifc=$(nic_if) || [ -z "$ifc" ]; then
+	ctl="no interface after rebinding $bdf"
+else
+	expect_splat_begin 'Call Trace:|FAULT_INJECTION|page allocation failure|Mem-Info|Node 0|DMA|Normal|pages|hugepages|Free swap|Total swap|Swap cache|lowmem_reserve|active_anon|free:|slab|CPU: |Hardware name|Workqueue|Tainted'
+	dmesg -c >/dev/null
+	inject fail_page_alloc 1
+	ip link set "$ifc" up 2>/dev/null && ctl="the first open of a fresh binding worked with order >= 1 failing"
+	uninject
+	set -- $(own_failures)
+	expect_splat_end
+	[ "$2" -gt 0 ] || ctl="${ctl:+$ctl; }the first open of a fresh binding saw none of its own high-order allocations fail"
+	ctl_own=$2
+	ip addr add 10.0.2.15/24 dev "$ifc"
+	ip link set "$ifc" up
+	link_wait 10 && pinged || ctl="${ctl:+$ctl; }no ping after the control"
+fi
 what="resize 256/256 and 64/64, down and up, suspend-resume"
 if [ "$drv" = e100_rs ]; then
-	if [ -z "$bad" ] && [ "$own" = 0 ]; then
-		pass no-high-order-after-open "$what with order >= 1 failing: all worked, $all failure(s) injected, all in the page-fragment cache's refill (it falls back to order 0), none of the driver's own"
+	if [ -n "$ctl" ]; then
+		fail no-high-order-after-open "control: $ctl"
+	elif [ -z "$bad" ] && [ "$own" = 0 ]; then
+		pass no-high-order-after-open "$what with order >= 1 failing: all worked, $all failure(s) injected, all in the page-fragment cache's refill (it falls back to order 0), none of the driver's own; control: a fresh binding's first open failed on $ctl_own of its own"
 	else
 		fail no-high-order-after-open "$what:$bad; $own of the driver's own high-order allocations failed ($all injected)"
 		dmesg | grep -A12 'FAULT_INJECTION' | grep -E 'e100_rs|alloc' | head -12 | sed 's/^/@@INFO /'
 	fi
 else
-	echo "@@INFO e100.c: $what with order >= 1 failing:${bad:- all worked}; $own of its own high-order allocations failed ($all injected)"
+	echo "@@INFO e100.c: $what with order >= 1 failing:${bad:- all worked}; $own of its own high-order allocations failed ($all injected); control: ${ctl:-a fresh binding's first open failed on ${ctl_own:-?} of its own}"
 fi
 
 # After the first open, a resize and a resume with every allocation of the driver's failing

@@ -208,7 +208,8 @@ while [ $(($(injected failslab) + $(injected fail_page_alloc))) = 0 ] && [ $i -l
 	sleep 0.1
 	i=$((i + 1))
 done
-sleep 1
+# Two more watchdog periods with no memory: two more attempts fail, and say nothing.
+sleep 4.5
 uninject
 n=$(($(injected failslab) + $(injected fail_page_alloc)))
 to1=$(cat "/sys/class/net/$ifc/queues/tx-0/tx_timeout")
@@ -220,6 +221,9 @@ else
 	back=""
 fi
 said=$(dmesg | grep -m1 -F "$ifc: no rings" | sed "s/.*$ifc: //")
+# Said once for the episode, however many attempts failed, and its end said too.
+nsaid=$(dmesg | grep -c -F "$ifc: no rings")
+again=$(dmesg | grep -c -F "$ifc: rings allocated again: up")
 r=ok
 if [ "$to1" -le "$to0" ]; then
 	r="no transmit timeout counted ($to0 -> $to1)"
@@ -228,6 +232,8 @@ elif [ "$n" = 0 ]; then
 else
 	[ -n "$back" ] || r="left $flags: no link or ping 13 s after allocations came back"
 	[ -n "$said" ] || r="no 'no rings' in the log; $r"
+	[ "$nsaid" -le 1 ] || r="'no rings' said $nsaid times (want once); $r"
+	[ "$again" = 1 ] || [ -z "$back" ] || r="'rings allocated again: up' said $again times (want once); $r"
 fi
 expect_splat_end
 verdict tx-timeout-reset-no-memory "$r" "reset with $n allocation(s) failed (log: $said)${back:+; allocations back: link and ping in $back ms with no command}"

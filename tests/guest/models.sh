@@ -97,13 +97,22 @@ fi
 # e100.c's mdio_ctrl_hw(nic, addr, dir, reg, data), e100_rs's mdi_transact(io, dir, addr, reg,
 # data); dir 0x04000000 is a write), for the MDI-X check at each open.
 if [ "$drv" = e100 ]; then
-	mdiprobe=$(kprobe_add mdi e100 '^mdio_ctrl_hw$' 'dir=%dx:u32 reg=%cx:u32 data=%r8:u16' 2>&1)
+	mdiprobe=$(kprobe_add mdi e100 '^mdio_ctrl_hw$' 'dir=%dx:x32 reg=%cx:x32 data=%r8:x16' 2>&1)
 else
-	mdiprobe=$(kprobe_add mdi e100_rs 'mdi_transact$' 'dir=%si:u32 reg=%cx:u8 data=%r8:u16' 2>&1)
+	mdiprobe=$(kprobe_add mdi e100_rs 'mdi_transact$' 'dir=%si:x32 reg=%cx:x8 data=%r8:x16' 2>&1)
 fi
 [ -d "$TRACING/events/e100test/mdi" ] && mdiprobe=ok
 # mdix_writes: the values written to NCONFIG (0x1c) since fw_clear, one a line.
 mdix_writes() { sed -n 's/.* mdi: .* dir=0x4000000 reg=0x1c data=\(0x[0-9a-f]*\).*/\1/p' "$TRACING/trace"; }
+# Every SCB command the driver issues (e100.c's e100_exec_cmd(nic, cmd, dma_addr), e100_rs's
+# rings::exec_cmd(io, cmd, ptr)): the CU NOPs (command 0) of the ICH's 10/half workaround, which
+# neither issues otherwise.
+if [ "$drv" = e100 ]; then
+	cmdprobe=$(kprobe_add cucmd e100 '^e100_exec_cmd$' 'cmd=%si:x8' 2>&1)
+else
+	cmdprobe=$(kprobe_add cucmd e100_rs 'rings8exec_cmd$' 'cmd=%si:x8' 2>&1)
+fi
+[ -d "$TRACING/events/e100test/cucmd" ] && cmdprobe=ok
 # Probes run in the module load; give stragglers a moment.
 wait_for 10 sh -c "[ \$(ls -d /sys/bus/pci/drivers/$drv/0000:* 2>/dev/null | wc -l) -ge $NMODELS ]" || true
 dmesg -c >/tmp/probe.dmesg
@@ -129,12 +138,14 @@ fi
 # The part of a log that is about interface IFC of PCI function BDF.
 about() { grep -F -e " $2 $1: " -e " $2: " "$3"; }
 
-# traffic NAME: ping, then MIB MiB each way over TCP, through $ifc's own byte counters (the
-# interface of the model under test).
+# traffic NAME NOPS: ping, then MIB MiB each way over TCP, through $ifc's own byte counters (the
+# interface of the model under test); NOPS "none": no CU NOP issued meanwhile, "each": one at
+# least for each frame sent (the ICH's 10/half workaround).
 traffic() {
 	begin "$1"
 	st=/sys/class/net/$ifc/statistics
-	rx0=$(cat "$st/rx_bytes") tx0=$(cat "$st/tx_bytes")
+	rx0=$(cat "$st/rx_bytes") tx0=$(cat "$st/tx_bytes") p0=$(cat "$st/tx_packets")
+	: >"$TRACING/trace"
 	if ! ping -c 5 -i 0.2 -W 3 "$HOST" >/tmp/ping.out 2>&1 ||
 		! grep -q ' 5 packets received' /tmp/ping.out; then
 		fail "$1" "ping $HOST: $(tail -2 /tmp/ping.out | tr '\n' ' ')"
@@ -147,11 +158,23 @@ traffic() {
 	up_check
 	u=$res
 	rxd=$(($(cat "$st/rx_bytes") - rx0)) txd=$(($(cat "$st/tx_bytes") - tx0))
+	pd=$(($(cat "$st/tx_packets") - p0))
+	nops=$(grep -c ' cucmd: .* cmd=0x0$' "$TRACING/trace")
+	# The probe fires: the transmits' CU Start/Resume commands at least.
+	cmds=$(grep -c ' cucmd: ' "$TRACING/trace")
 	n=$((MIB * 1048576))
+	case "$2" in
+	none) [ "$nops" = 0 ] && nopbad="" || nopbad="$nops CU NOPs issued at a rate without the workaround" ;;
+	each) [ "$nops" -ge "$pd" ] && nopbad="" || nopbad="$nops CU NOPs for $pd frames sent (want one a frame)" ;;
+	esac
+	[ "$cmds" -gt 0 ] || nopbad="the probe saw no SCB command"
+	[ "$cmdprobe" = ok ] || nopbad="no probe on the SCB commands: $cmdprobe"
 	case "$d $u" in
 	"ok "*" ok "*)
-		if [ "$rxd" -ge "$n" ] && [ "$txd" -ge "$n" ]; then
-			pass "$1" "$ifc: 5/5 pings; $MIB MiB each way over TCP, SHA-256 equal at both ends; rx_bytes +$rxd, tx_bytes +$txd"
+		if [ -n "$nopbad" ]; then
+			fail "$1" "transfers intact, but $nopbad"
+		elif [ "$rxd" -ge "$n" ] && [ "$txd" -ge "$n" ]; then
+			pass "$1" "$ifc: 5/5 pings; $MIB MiB each way over TCP, SHA-256 equal at both ends; rx_bytes +$rxd, tx_bytes +$txd; $nops CU NOPs for $pd frames sent ($cmds SCB commands)"
 		else
 			fail "$1" "transfers intact, but $ifc counted rx_bytes +$rxd, tx_bytes +$txd (want >= $n each)"
 		fi
@@ -201,6 +224,8 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	dmesg -c >/tmp/open.dmesg
 	reqs=$(fw_requests "$bdf" | sort -u | tr '\n' ' ')
 	nconfig=$(mdix_writes | sort -u | tr '\n' ' ')
+	# The probe fires: the bring-up writes BMCR at least (the PHY's selection, both drivers).
+	mdiw=$(grep -c ' mdi: .* dir=0x4000000 ' "$TRACING/trace")
 	said=$(about "$ifc" "$bdf" /tmp/open.dmesg | grep -iE 'ucode|microcode|firmware|CPUSaver' | head -2 | tr '\n' '|')
 	begin "$model-microcode"
 	blob=e100/${ucode#*:}_ucode.bin
@@ -258,8 +283,10 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	if [ "$mac" -ge 12 ]; then want="0x80 "; else want=""; fi
 	if [ "$mdiprobe" != ok ]; then
 		fail "$model-mdix" "no probe on the MDI transactions: $mdiprobe"
+	elif [ "$mdiw" = 0 ]; then
+		fail "$model-mdix" "the probe saw no MDI write at bring-up"
 	elif [ "$nconfig" = "$want" ]; then
-		pass "$model-mdix" "mac $mac: $([ -n "$want" ] && echo "automatic MDI/MDI-X on at bring-up (NCONFIG 0x1c = 0x80)" || echo "no MDI-X set-up (nothing written to NCONFIG 0x1c)")"
+		pass "$model-mdix" "mac $mac: $([ -n "$want" ] && echo "automatic MDI/MDI-X on at bring-up (NCONFIG 0x1c = 0x80)" || echo "no MDI-X set-up (nothing written to NCONFIG 0x1c)"), of $mdiw MDI writes"
 	else
 		fail "$model-mdix" "mac $mac: written to NCONFIG 0x1c at bring-up: '${nconfig:-nothing}', want '${want:-nothing}'"
 	fi
@@ -275,11 +302,12 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 	# subnet; the others stay up, unaddressed) ---
 	ip addr add 10.0.2.15/24 dev "$ifc"
 	ip route add default via "$HOST" dev "$ifc"
-	traffic "$model-traffic"
+	traffic "$model-traffic" none
 
 	# --- the ICH paths: e100.c's 10 Mb/s half-duplex transmit workaround (a CU NOP and 1 us
-	# before each transmit) engages when the watchdog sees an ICH part at 10/half. QEMU's PHY
-	# keeps the forced BMCR (it has no speed model: frames flow as before). ---
+	# before each transmit, counted by the SCB command probe) engages when the watchdog sees an
+	# ICH part at 10/half. QEMU's PHY keeps the forced BMCR (it has no speed model: frames flow
+	# as before). ---
 	if [ "$ich" = 1 ]; then
 		ethtool -s "$ifc" speed 10 duplex half autoneg off
 		wait_for 10 sh -c "ethtool $ifc | grep -q 'Speed: 10Mb/s' && ethtool $ifc | grep -q 'Duplex: Half'"
@@ -288,7 +316,7 @@ while read -r model dev rev mac gen ucode wol vlan ich macaddr <&3; do
 		sleep 4.5
 		wait_for 15 grep -qx 1 "/sys/class/net/$ifc/carrier"
 		if echo "$ws" | grep -q 'Speed: 10Mb/s Duplex: Half'; then
-			traffic "$model-ich-10half"
+			traffic "$model-ich-10half" each
 		else
 			begin "$model-ich-10half"
 			fail "$model-ich-10half" "forced 10/half, ethtool says '$ws'"
@@ -302,6 +330,7 @@ done 3</tmp/models.tab
 grep -E '^ *[0-9]+:.*(eth|e100)' /proc/interrupts | sed 's/^/@@INFO /'
 
 kprobe_del mdi 2>/dev/null
+kprobe_del cucmd 2>/dev/null
 
 # One unload takes all of them down.
 begin final-unload
