@@ -286,3 +286,18 @@ fn ucode_body_carries_every_word() {
     let bytes: Vec<u8> = body.words().iter().flat_map(|x| x.to_ne_bytes()).collect();
     assert_eq!(&bytes[..], &w[..]);
 }
+
+#[test]
+fn tx_body_is_one_tbd_inside_the_tcb() {
+    // The TCB fields after the CB header (manual: TBD array address, byte count, threshold, TBD
+    // number), then the one TBD (buffer address, size with EL), placed at CB + 16 where an
+    // extended TCB reads its first TBD and where the TBD array points for a standard one.
+    let cb = 0x1234_5600;
+    let b = bytes(&desc::tx_body(cb, 0xdead_b000, 1514, 0xe0));
+    let word = |i: usize| u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap());
+    assert_eq!(b.len(), 16);
+    assert_eq!(word(0), cb + desc::TCB_TBD_OFFSET, "TBD array: the TBD inside this CB");
+    assert_eq!(&b[4..8], &[0, 0, 0xe0, 1], "TCB byte count 0, threshold, TBD number 1");
+    assert_eq!(word(2), 0xdead_b000, "TBD buffer address");
+    assert_eq!(word(3), 1514 | 1 << 16, "TBD size, end of list");
+}
