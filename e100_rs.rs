@@ -1413,7 +1413,10 @@ impl Nic {
     /// addresses, Configure, address, receive filter, statistics address, RU start, then
     /// interrupts on.
     fn up(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
-        self.up_with(dev, rfa, false)
+        self.up_with(dev, rfa, false)?;
+        // Whoever brought it up (a reset, a resize, a resume, an open), a retry is over.
+        self.retrying.store(false, Ordering::Relaxed);
+        Ok(())
     }
 
     /// [`Nic::up`], or with `test` the same bring-up for the offline self-test: the queue
@@ -1899,7 +1902,7 @@ impl Nic {
                 // Nothing half built left for the poll that follows.
                 self.down(dev, rfa);
                 self.retry_up(dev, e);
-            } else if self.retrying.swap(false, Ordering::Relaxed) {
+            } else if retrying {
                 netdev_info!(dev, "rings allocated again: up\n");
             }
         });
@@ -2357,7 +2360,6 @@ impl net::dev::Operations for Nic {
     fn open(&self, dev: &NetDevice, rfa: &mut Rfa) -> Result {
         // A reset deferred while the interface went down is moot now.
         self.reset_pending.store(false, Ordering::Relaxed);
-        self.retrying.store(false, Ordering::Relaxed);
         // The carrier is off here (from registration, or from `stop`); the service task turns
         // it on when the PHY reports link.
         if let Err(e) = self.up(dev, rfa) {
