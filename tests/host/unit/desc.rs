@@ -296,8 +296,16 @@ fn tx_body_is_one_tbd_inside_the_tcb() {
     let b = bytes(&desc::tx_body(cb, 0xdead_b000, 1514, 0xe0));
     let word = |i: usize| u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap());
     assert_eq!(b.len(), 16);
-    assert_eq!(word(0), cb + desc::TCB_TBD_OFFSET, "TBD array: the TBD inside this CB");
-    assert_eq!(&b[4..8], &[0, 0, 0xe0, 1], "TCB byte count 0, threshold, TBD number 1");
+    assert_eq!(
+        word(0),
+        cb + desc::TCB_TBD_OFFSET,
+        "TBD array: the TBD inside this CB"
+    );
+    assert_eq!(
+        &b[4..8],
+        &[0, 0, 0xe0, 1],
+        "TCB byte count 0, threshold, TBD number 1"
+    );
     assert_eq!(word(2), 0xdead_b000, "TBD buffer address");
     assert_eq!(word(3), 1514 | 1 << 16, "TBD size, end of list");
 }
