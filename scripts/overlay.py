@@ -6,7 +6,9 @@
 Three kinds of change:
   * files: every file under the repo's rust/ is copied to the same path under
     the kernel's rust/. Files are written only when their content differs, so
-    unchanged files keep their mtime and make rebuilds stay incremental.
+    unchanged files keep their mtime and make rebuilds stay incremental. A
+    kernel file replaced this way is kept first (under .e100_rs-orig/ in the
+    tree) and put back once the repo no longer has its replacement.
   * the driver: the repo's top-level .rs files and Kconfig, and its Kbuild as
     the directory's Makefile, go to drivers/net/ethernet/intel/e100_rs/ (the
     directory is ours: a file there that the repo no longer has is removed).
@@ -22,6 +24,7 @@ driver's MAINTAINERS entry: series_hooks()). That is only possible once, on a
 pristine tree: a tree with markers or with the driver's directory is refused.
 scripts/patch-series.sh compares pristine + its series with pristine + this.
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -195,6 +198,38 @@ def rust_files(repo: pathlib.Path) -> list:
             if f.is_file() and not f.name.endswith((".md", "~"))]
 
 
+# Where the tree's own versions of the files the overlay replaced are kept.
+ORIG_DIR = ".e100_rs-orig"
+
+# Files the overlay replaced before it kept the originals: put back from the kernel
+# tarball (E100_RS_KTARBALL, as scripts/common.sh sets it) once, in a tree that still has ours.
+RETIRED = {"kernel/sync/lock/spinlock.rs": b"raw_lock("}
+
+
+def restore_retired(tree: pathlib.Path, ours: set) -> list:
+    """The tree's own rust/ files back where the repo no longer replaces them."""
+    restored = []
+    orig = tree / ORIG_DIR
+    for f in sorted(orig.rglob("*")) if orig.is_dir() else []:
+        rel = f.relative_to(orig)
+        if f.is_file() and rel not in ours:
+            write_if_changed(tree / "rust" / rel, f.read_bytes())
+            f.unlink()
+            restored.append(f"rust/{rel} (kernel's own, back)")
+    tarball = os.environ.get("E100_RS_KTARBALL", "/usr/src/linux-source-6.12.tar.xz")
+    for rel, mark in RETIRED.items():
+        path = tree / "rust" / rel
+        if pathlib.Path(rel) in ours or not path.is_file() or mark not in path.read_bytes():
+            continue
+        top = subprocess.run(["tar", "-tJf", tarball], capture_output=True, check=True,
+                             text=True).stdout.split("\n", 1)[0].split("/")[0]
+        data = subprocess.run(["tar", "-xJOf", tarball, f"{top}/rust/{rel}"],
+                              capture_output=True, check=True).stdout
+        write_if_changed(path, data)
+        restored.append(f"rust/{rel} (kernel's own, from {pathlib.Path(tarball).name})")
+    return restored
+
+
 def driver_files(repo: pathlib.Path) -> dict:
     """The driver directory's files: name in the tree -> file in the repo."""
     files = {f.name: f for f in sorted(repo.glob("*.rs"))}
@@ -228,9 +263,18 @@ def main() -> None:
         hooks = HOOKS + series_hooks(repo)
         check_pristine(tree, hooks)
     changed = []
-    for f, rel in rust_files(repo):
-        if write_if_changed(tree / "rust" / rel, f.read_bytes()):
+    ours = rust_files(repo)
+    # The originals can only be kept from a tree nothing was overlaid on yet.
+    fresh = marker("//", BEGIN).encode() not in (tree / "rust/kernel/lib.rs").read_bytes()
+    for f, rel in ours:
+        dest, keep = tree / "rust" / rel, tree / ORIG_DIR / rel
+        if fresh and not plain and dest.is_file() and not keep.exists():
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_bytes(dest.read_bytes())
+        if write_if_changed(dest, f.read_bytes()):
             changed.append(f"rust/{rel}")
+    if not plain:
+        changed += restore_retired(tree, {rel for _, rel in ours})
     ddir = tree / DRIVER_DIR
     files = driver_files(repo)
     for name, f in files.items():

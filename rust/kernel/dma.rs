@@ -25,9 +25,7 @@
 //! macros' `unsafe` blocks; the mask setter is a function, not a trait method on bus devices,
 //! and PCI drivers declare their mask instead of calling it (see
 //! [`pci::Driver::DMA_MASK`](crate::pci::Driver::DMA_MASK)). The barriers ([`wmb`], [`rmb`],
-//! [`mb`]) are C's, inline on x86-64 (not UML, not KCSAN) rather than helper calls: upstream
-//! would rather inline the C helpers across languages, which 6.12 cannot; this stays in our
-//! overlay.
+//! [`mb`]) call C's through helpers, as upstream's `kernel::sync::barrier` does.
 
 use crate::alloc::Flags;
 use crate::bindings;
@@ -90,64 +88,29 @@ pub unsafe fn set_mask_and_coherent(dev: &Device<Bound>, mask: DmaMask) -> Resul
 }
 
 /// Orders CPU writes to DMA memory before later writes (such as a doorbell or a descriptor's
-/// ownership bit) are seen by the device (`dma_wmb()`).
-///
-/// On x86-64 stores are not reordered with other stores and DMA is cache-coherent, so C's
-/// `dma_wmb()` is `barrier()`, a compiler barrier: so is this, inline (the C helper would be a
-/// call per descriptor for nothing). Elsewhere it calls C's, and so it does on UML (whose
-/// `dma_wmb()` is an `sfence`) and under KCSAN (whose barriers also tell the race detector).
+/// ownership bit) are seen by the device: C's `dma_wmb()`, through its helper.
 #[inline]
 pub fn wmb() {
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
-    // SAFETY: an empty asm statement; without `nomem` it is a compiler barrier for memory, as
-    // C's `barrier()`.
-    unsafe {
-        core::arch::asm!("", options(nostack, preserves_flags))
-    };
-    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
-    unsafe {
-        bindings::dma_wmb()
-    };
+    unsafe { bindings::dma_wmb() };
 }
 
 /// Orders every earlier CPU access to memory, stores included, before every later one, MMIO
-/// reads included (`mb()`): for a store to DMA memory that the device must see before the
-/// driver reads a register that depends on it (`dma_wmb()` orders stores only, and a register
-/// read is not ordered after earlier stores).
-///
-/// On x86-64, `mfence`, inline, as C's.
+/// reads included: C's `mb()`, through its helper. For a store to DMA memory that the device
+/// must see before the driver reads a register that depends on it (`dma_wmb()` orders stores
+/// only, and a register read is not ordered after earlier stores).
 #[inline]
 pub fn mb() {
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
-    // SAFETY: `mfence` only orders memory accesses; the asm is a compiler barrier too.
-    unsafe {
-        core::arch::asm!("mfence", options(nostack, preserves_flags))
-    };
-    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
-    unsafe {
-        bindings::mb()
-    };
+    unsafe { bindings::mb() };
 }
 
 /// Orders CPU reads of DMA memory: reads after this see data at least as new as a status word
-/// read before it (`dma_rmb()`).
-///
-/// On x86-64 loads are not reordered with other loads, so C's `dma_rmb()` is `barrier()`: so
-/// is this, inline, as [`wmb`].
+/// read before it: C's `dma_rmb()`, through its helper.
 #[inline]
 pub fn rmb() {
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN)))]
-    // SAFETY: an empty asm statement, a compiler barrier for memory, as C's `barrier()`.
-    unsafe {
-        core::arch::asm!("", options(nostack, preserves_flags))
-    };
-    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML), not(CONFIG_KCSAN))))]
     // SAFETY: a barrier has no preconditions.
-    unsafe {
-        bindings::dma_rmb()
-    };
+    unsafe { bindings::dma_rmb() };
 }
 
 /// `count` elements of `T` in memory coherent between the CPU and `dev`.

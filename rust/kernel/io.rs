@@ -16,10 +16,8 @@
 //!
 //! As Linux 6.14's `io.rs`: `IoRaw` (address and length) and `Io<SIZE>` with `build_assert!`
 //! checked fixed-offset accessors and `try_` run-time checked ones. Only the 8-, 16- and 32-bit
-//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). Upstream calls the C
-//! helpers for every access; here, on x86-64, the accessors are C's own inline `mov`s, written
-//! in Rust (the kernel has no cross-language inlining of helpers in 6.12), since a driver
-//! touches a register or two per frame. [`IoBase`] (from [`Io::base`]) has no upstream
+//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). As upstream, every
+//! access calls the C helper of `readl()` and friends. [`IoBase`] (from [`Io::base`]) has no upstream
 //! counterpart.
 
 use crate::build_assert;
@@ -92,63 +90,11 @@ impl<const SIZE: usize> IoRaw<SIZE> {
 #[repr(transparent)]
 pub struct Io<const SIZE: usize = 0>(IoRaw<SIZE>);
 
-/// The MMIO accessors C has as inline functions (`readb()` ... `writel()`).
-///
-/// On x86-64 they are what `arch/x86/include/asm/io.h` makes of them, inline here too: one `mov`
-/// in an `asm` statement that is a compiler barrier for memory (C's `"memory"` clobber), so
-/// memory accesses before and after stay on their side of it, as in C; a plain `mov`, as C's,
-/// is also what TDX and SEV guests decode when an MMIO access faults. Elsewhere, and on UML
-/// (an x86-64 target whose `readl()` is a function over `logic_iomem`), they call the C
-/// helpers. The helper call would cost more than the access itself on the paths that touch a
-/// register per frame (the SCB command and interrupt registers).
+/// The MMIO accessors: C's `readb()` ... `writel()`, through their helpers (they are inline
+/// functions or macros in C), so that the architecture's rules for register access (ordering,
+/// the instruction TDX and SEV guests decode, UML's `logic_iomem`) stay in one place, C's.
 mod mmio {
-    #[cfg(not(all(target_arch = "x86_64", not(CONFIG_UML))))]
     pub(super) use crate::bindings::{readb, readl, readw, writeb, writel, writew};
-
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
-    macro_rules! x86_mmio {
-        ($read:ident, $write:ident, $ty:ty, $size:literal, $class:ident, $mod:literal) => {
-            /// # Safety
-            ///
-            /// `addr` must be a mapped register (or memory) address, aligned for the access.
-            #[inline(always)]
-            pub(super) unsafe fn $read(addr: *const core::ffi::c_void) -> $ty {
-                let v: $ty;
-                // SAFETY: the caller's guarantee; the access is one aligned load, as in C.
-                unsafe {
-                    core::arch::asm!(
-                        concat!("mov {v", $mod, "}, ", $size, " ptr [{a}]"),
-                        a = in(reg) addr,
-                        v = out($class) v,
-                        options(nostack, preserves_flags),
-                    )
-                };
-                v
-            }
-
-            /// # Safety
-            ///
-            /// As for the read.
-            #[inline(always)]
-            pub(super) unsafe fn $write(v: $ty, addr: *mut core::ffi::c_void) {
-                // SAFETY: the caller's guarantee; the access is one aligned store, as in C.
-                unsafe {
-                    core::arch::asm!(
-                        concat!("mov ", $size, " ptr [{a}], {v", $mod, "}"),
-                        a = in(reg) addr,
-                        v = in($class) v,
-                        options(nostack, preserves_flags),
-                    )
-                };
-            }
-        };
-    }
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
-    x86_mmio!(readb, writeb, u8, "byte", reg_byte, "");
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
-    x86_mmio!(readw, writew, u16, "word", reg, ":x");
-    #[cfg(all(target_arch = "x86_64", not(CONFIG_UML)))]
-    x86_mmio!(readl, writel, u32, "dword", reg, ":e");
 }
 
 // The accessors add the offset with `wrapping_add`: the mapping does not wrap around the

@@ -789,16 +789,11 @@ fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
     netdev_priv(dev).cast()
 }
 
-/// C's `netdev_priv()`: the address of `dev`'s private area, the `priv` flexible array at the
-/// end of `struct net_device` (since 6.12). Computed here rather than through the C helper:
-/// every callback starts with it, and a call for an address is most of its cost.
-#[inline(always)]
+/// The address of `dev`'s private area: C's `netdev_priv()`, through its helper.
+#[inline]
 fn netdev_priv(dev: *const bindings::net_device) -> *mut crate::ffi::c_void {
-    // Only an address is computed (no dereference). `register` checks once per device that
-    // it is the one the C function gives (bindgen's layout of the cacheline-aligned member).
-    dev.cast_mut()
-        .wrapping_byte_add(core::mem::offset_of!(bindings::net_device, priv_))
-        .cast()
+    // SAFETY: the C function only computes an address from the pointer (no dereference).
+    unsafe { bindings::netdev_priv(dev) }
 }
 
 /// The driver state of `dev`.
@@ -1026,14 +1021,6 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         let raw =
             unsafe { bindings::alloc_etherdev_mqs(core::mem::size_of::<Priv<T>>() as c_int, 1, 1) };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
-        // SAFETY: `raw` is a valid device; `netdev_priv` only computes an address.
-        if netdev_priv(raw) != unsafe { bindings::netdev_priv(raw) } {
-            // Our inline `netdev_priv` disagrees with C's: a layout we do not know.
-            crate::pr_err!("net: netdev_priv layout differs from C's; not registering\n");
-            // SAFETY: allocated above, never registered, referenced only here.
-            unsafe { bindings::free_netdev(raw) };
-            return Err(EINVAL);
-        }
         let leaked = Arc::into_raw(data);
         let p = priv_of::<T>(raw);
         // SAFETY: `raw` is a freshly allocated, unregistered device that only we reference; its

@@ -285,18 +285,7 @@ impl Receiver<'_> {
     /// Returns whether it was sent to a group (multicast or broadcast) address;
     /// [`EINVAL`](crate::error::code::EINVAL) (the buffer dropped) where `into_frame` fails.
     ///
-    /// The frame goes up through GRO, as by [`Poll::gro_receive`], but for a UDP datagram GRO
-    /// could not merge: over IPv4, or IPv6 with no extension header, not VLAN-tagged, while the
-    /// kernel's UDP GRO socket lookup for its IP version is off (no UDP tunnel, `UDP_GRO` or
-    /// other encapsulation socket open, in any namespace) and the device's UDP GRO features
-    /// (`rx-gro-list`, `rx-udp-gro-forwarding`) are off. Such a datagram goes straight up
-    /// (`netif_receive_skb()`), marked with the NAPI context for busy polling as GRO marks
-    /// frames, after whatever GRO still holds unmerged for its list receive (so a flow keeps
-    /// its order). GRO would walk its layers and verify the checksum in software (frames made
-    /// here carry none from the device) before the socket may drop the datagram; past GRO the
-    /// stack sums it only when it must (a short one, one a socket filter or conntrack looks
-    /// at, one the socket keeps), not one a full socket buffer drops, as most are under a
-    /// flood.
+    /// The frame goes up through GRO (`napi_gro_receive()`), as by [`Poll::gro_receive`].
     ///
     /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
     /// made for the device whose poll this is, so it needs no check that it is that device's.
@@ -306,12 +295,10 @@ impl Receiver<'_> {
         // device, valid while its NAPI context runs.
         let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev) }?;
         // SAFETY: inside this context's poll with a budget (type invariant), with bottom halves
-        // disabled, as both ways up want; the buffer is a received frame of this NAPI
-        // context's device (made for it just above), its data at the network header, whose
-        // `dev` and protocol `eth_type_trans` set (what the helper reads, with the linear
-        // data's first bytes, in C; linear, `RxFrame`'s invariant, so its length is its
-        // head's). Its ownership passes to the stack.
-        unsafe { bindings::napi_receive_frame(self.napi, frame.into_raw().as_ptr()) };
+        // disabled, as GRO wants; the buffer is a received frame of this NAPI context's device
+        // (made for it just above), whose `dev` and protocol `eth_type_trans` set. Its
+        // ownership passes to the stack.
+        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
         Ok(group)
     }
 }

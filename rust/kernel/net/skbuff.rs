@@ -110,33 +110,16 @@ impl SkBuff {
     /// Bytes in the linear (head) part of the data.
     #[inline]
     pub fn headlen(&self) -> u32 {
-        // C's `skb_headlen()`, inline: the data less what is in fragments.
-        // SAFETY: the buffer is valid (type invariant); `data_len <= len` always (wrapping, as
-        // C's unsigned arithmetic, rather than a check that could panic).
-        unsafe { (*self.raw()).len.wrapping_sub((*self.raw()).data_len) }
+        // SAFETY: the buffer is valid (type invariant).
+        unsafe { bindings::skb_headlen(self.raw()) }
     }
 
     /// Bytes of room after the data of a linear buffer (none for one with fragments), C's
-    /// `skb_tailroom()`, inline where `tail` and `end` are offsets (64-bit kernels).
+    /// `skb_tailroom()`.
     #[inline]
     fn tailroom(&self) -> u32 {
-        #[cfg(CONFIG_64BIT)]
-        {
-            let p = self.raw();
-            // SAFETY: the buffer is valid (type invariant); `tail <= end` always.
-            unsafe {
-                if (*p).data_len != 0 {
-                    0
-                } else {
-                    (*p).end.wrapping_sub((*p).tail)
-                }
-            }
-        }
-        #[cfg(not(CONFIG_64BIT))]
         // SAFETY: the buffer is valid (type invariant).
-        unsafe {
-            bindings::skb_tailroom(self.raw())
-        }
+        unsafe { bindings::skb_tailroom(self.raw()) }
     }
 
     /// The linear data.
@@ -395,10 +378,9 @@ impl<'a> TxSkb<'a> {
             return Err(EINVAL);
         }
         // SAFETY: `data .. data + len` is the buffer's linear data (checked above), which stays
-        // in place while we own it (and, in an `sk_buff`'s head buffer, lies in the direct
-        // map, as the helper requires).
+        // in place while we own it.
         let addr = unsafe {
-            bindings::dma_map_skb_data(
+            bindings::dma_map_single(
                 dev.as_raw(),
                 (*self.skb.raw()).data.cast(),
                 len as usize,
@@ -412,17 +394,11 @@ impl<'a> TxSkb<'a> {
     }
 }
 
-/// C's `dma_mapping_error()` on `addr`, just returned by a map call for `dev`. Made here, not
-/// through a helper call, as C's inline makes it: a compare with `DMA_MAPPING_ERROR` (all ones),
-/// but with the DMA-API debugging on, which records that the driver checked (so the C function
-/// is called then).
-#[inline(always)]
+/// C's `dma_mapping_error()` on `addr`, just returned by a map call for `dev`.
+#[inline]
 fn mapping_failed(dev: &Device<Bound>, addr: DmaAddr) -> bool {
-    if cfg!(CONFIG_DMA_API_DEBUG) {
-        // SAFETY: `dev` is a live device; any address may be checked.
-        return unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0;
-    }
-    addr == DmaAddr::MAX
+    // SAFETY: `dev` is a live device; any address may be checked.
+    unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) != 0 }
 }
 
 /// The device a mapping was made for: a reference held for the mapping's life, and its address
@@ -458,33 +434,17 @@ impl DevRef {
         self.raw
     }
 
-    /// Whether the device's streaming mappings need syncing, C's `dma_dev_need_sync()`: its
-    /// `dma_skip_sync` clear (a non-coherent device, or bounce buffering), or the DMA-API
-    /// debugging on, which checks every sync. The syncs below skip the call when not.
-    ///
-    /// The bit is bindgen's `_raw` bitfield accessor (bindgen 0.70 or later; the harness pins
-    /// 0.73), which reads through the pointer without making a reference to the device.
+    /// Whether the streaming mapping at `addr`, just made for this device, needs syncing
+    /// around CPU accesses: C's `dma_need_sync()`, the answer a driver may keep for the
+    /// mapping's life.
     #[inline]
-    fn need_sync(&self) -> bool {
-        #[cfg(CONFIG_DMA_NEED_SYNC)]
-        {
-            if cfg!(CONFIG_DMA_API_DEBUG) {
-                return true;
-            }
-            // SAFETY: `raw` is a live device (invariant). A plain load, as C's inline makes.
-            // The bit is written by `dma_set_mask()` (at probe, before any mapping exists) and
-            // cleared by swiotlb in the map call that first bounces for the device, so for a
-            // mapping that needs syncing it was cleared by that mapping's own map call, which
-            // happened before any sync of it; a neighbouring bitfield written meanwhile does
-            // not change this one.
-            unsafe { !bindings::device::dma_skip_sync_raw(self.raw) }
-        }
-        #[cfg(not(CONFIG_DMA_NEED_SYNC))]
-        false
+    fn need_sync(&self, addr: DmaAddr) -> bool {
+        // SAFETY: `raw` is a live device (invariant); any address may be asked about.
+        unsafe { bindings::dma_need_sync(self.raw, addr) }
     }
 
     /// `dma_sync_single_for_cpu()`, for a mapping that needs syncing (the caller has seen
-    /// [`Self::need_sync`] true, then or when the mapping was made).
+    /// [`Self::need_sync`] true for it).
     ///
     /// # Safety
     ///
@@ -525,10 +485,8 @@ impl DevRef {
     /// this ends: it must not be used, or ended, again.
     #[inline]
     unsafe fn unmap(&self, addr: DmaAddr, len: u32, dir: bindings::dma_data_direction) {
-        // C's `dma_unmap_single()` is an inline that calls this exported function with no
-        // attributes: called directly, there is no helper call in between.
         // SAFETY: the caller's guarantee.
-        unsafe { bindings::dma_unmap_page_attrs(self.raw, addr, len as usize, dir, 0) };
+        unsafe { bindings::dma_unmap_single(self.raw, addr, len as usize, dir) };
     }
 }
 
@@ -918,10 +876,9 @@ impl RxBuf {
         if len == 0 || len > self.room || !rx_data_aligned(&self) || (ready as usize) < H {
             return Err((self, EINVAL));
         }
-        // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above),
-        // an `sk_buff`'s head buffer (in the direct map, as the helper requires).
+        // SAFETY: `data .. data + len` lies inside the buffer's allocation (checked above).
         let addr = unsafe {
-            bindings::dma_map_skb_data(
+            bindings::dma_map_single(
                 dev.as_raw(),
                 rx_data(&self).cast(),
                 len as usize,
@@ -933,10 +890,10 @@ impl RxBuf {
         }
         let dev = DevRef::new(dev);
         // INVARIANT: mapped just above; the data's alignment and `min(len, init) >= H` were
-        // checked before; the need for syncing is read after the map call.
+        // checked before; the need for syncing is the DMA API's answer for this mapping.
         Ok(RxMapping {
             data: rx_data(&self),
-            sync: dev.need_sync(),
+            sync: dev.need_sync(addr),
             buf: self,
             dev,
             addr,
@@ -968,8 +925,7 @@ impl RxBuf {
         len: u32,
         dev: *mut bindings::net_device,
     ) -> Result<(RxFrame, bool)> {
-        // Taken apart first: only the two fields used are carried on (a code-generation
-        // choice: it measured one instruction a frame fewer on e100_rs's receive path).
+        // Taken apart first: only the two fields used are carried on.
         let Self { skb, room, .. } = self;
         if !skb.is_empty()
             || len < bindings::ETH_HLEN
@@ -997,11 +953,8 @@ impl RxBuf {
 }
 
 /// Makes the frame of `len` bytes at `offset` in the empty, linear buffer `skb` its data and
-/// sets it up for `dev`'s stack: C's `skb_reserve()`, `__skb_put()` and `eth_type_trans()`;
-/// returns its `pkt_type`. On 64-bit kernels, where `tail` is an offset, the first two (three
-/// field updates) are made here and `eth_type_trans` is called directly: the C helper that
-/// does the four steps (kept for 32-bit kernels) measured 19 instructions a received frame, and
-/// e100_rs's receive count fell by 14 a frame without it (2026-12-05).
+/// sets it up for `dev`'s stack: C's `skb_reserve()`, `skb_put()` and `eth_type_trans()`;
+/// returns its `pkt_type`.
 ///
 /// # Safety
 ///
@@ -1015,18 +968,13 @@ unsafe fn rx_frame(
     len: u32,
     dev: *mut bindings::net_device,
 ) -> u8 {
-    #[cfg(CONFIG_64BIT)]
-    // SAFETY: by the caller's guarantees: moving `data` and `tail` by `offset` and `tail` by
-    // `len` stays within the buffer (`tail` is an offset from `head` on 64-bit kernels, and
-    // `data == head + tail` for an empty buffer); `len` was 0. `eth_type_trans` then pulls the
-    // Ethernet header the frame holds; the header fields it sets are read and written as C's
-    // `skb->protocol = eth_type_trans(...)` and `skb->pkt_type` do.
+    // SAFETY: by the caller's guarantees the reserve and the put stay within the buffer (and
+    // `offset`, at most its room, fits an `int`); `eth_type_trans` then pulls the Ethernet
+    // header the frame holds. The header fields are read and written as C's
+    // `skb->protocol = eth_type_trans(...)` and `skb->pkt_type` are.
     unsafe {
-        (*skb).data = (*skb).data.add(offset as usize);
-        // No overflow: `offset + len` is within the buffer (C's unsigned arithmetic, without a
-        // check that could panic).
-        (*skb).tail = (*skb).tail.wrapping_add(offset.wrapping_add(len));
-        (*skb).len = len;
+        bindings::skb_reserve(skb, offset as crate::ffi::c_int);
+        bindings::skb_put(skb, len);
         let protocol = bindings::eth_type_trans(skb, dev);
         // The headers group through a raw pointer (bindgen's union-field accessors would make
         // a reference wider than the field they borrow).
@@ -1034,11 +982,6 @@ unsafe fn rx_frame(
             .cast::<bindings::sk_buff__bindgen_ty_4__bindgen_ty_1>();
         (*h).protocol = protocol;
         (*h).pkt_type()
-    }
-    #[cfg(not(CONFIG_64BIT))]
-    // SAFETY: the caller's guarantees are the helper's.
-    unsafe {
-        bindings::skb_rx_frame(skb, offset, len, dev)
     }
 }
 
@@ -1086,8 +1029,8 @@ fn rx_data_aligned(buf: &RxBuf) -> bool {
 /// buffer's data, `data`, which stays there (nobody moves the data of a buffer we own), at an
 /// address that is a multiple of [`RX_DATA_ALIGN`]. The smaller of `len` and the buffer's
 /// initialised bytes (`ready()`: the bytes the CPU may read through the mapping) is at least
-/// `H`. `sync` is false only if the mapping never needs syncing: the device's streaming
-/// mappings needed none ([`DevRef::need_sync`]) when the map call that made it had returned.
+/// `H`. `sync` is false only if the mapping never needs syncing ([`DevRef::need_sync`], asked
+/// when it was made).
 /// The buffer, the device reference and so the mapping may be sent to another thread.
 pub struct RxMapping<const H: usize = 0> {
     buf: RxBuf,
@@ -1097,14 +1040,8 @@ pub struct RxMapping<const H: usize = 0> {
     /// so that a descriptor view costs one load, not two, on the receive path.
     data: *mut u8,
     len: u32,
-    /// Whether the mapping's bytes are synced around CPU accesses, worked out once, when it is
-    /// made: the device's `dma_skip_sync` is written by `dma_set_mask()` (at probe, before any
-    /// mapping) and otherwise only cleared, by the map call that bounces, within that call. So
-    /// a mapping made while it was set never needs syncing, and one that bounced finds it clear
-    /// when its map call returns (one made while another bounced may sync for nothing; one
-    /// that needs syncing keeps doing so whatever the bit does later). One test of this flag,
-    /// not two loads and two tests of the device's bit, per view of a descriptor (measured on
-    /// e100_rs's receive path, 2026-12-06).
+    /// Whether the mapping's bytes are synced around CPU accesses: `dma_need_sync()`'s answer
+    /// when it was made, which holds for the mapping's life.
     sync: bool,
 }
 
@@ -1425,11 +1362,10 @@ impl<const H: usize> RxMapping<H> {
             return Err((buf, EINVAL));
         }
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
-        // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above), an
-        // `sk_buff`'s head buffer (in the direct map, as the helper requires); `dev` is bound.
-        let addr = unsafe {
-            bindings::dma_map_skb_data(dev.as_raw(), rx_data(&buf).cast(), len as usize, dir)
-        };
+        // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above); `dev`
+        // is bound.
+        let addr =
+            unsafe { bindings::dma_map_single(dev.as_raw(), rx_data(&buf).cast(), len as usize, dir) };
         if mapping_failed(dev, addr) {
             return Err((buf, ENOMEM));
         }
@@ -1439,10 +1375,10 @@ impl<const H: usize> RxMapping<H> {
         // INVARIANT: `addr` maps `len` bytes of the new buffer's data, `data`, whose alignment
         // was checked above, for the same device; `ready()` is the new buffer's, at least `H`:
         // `len` is at least the old `ready()` (invariant), and the new buffer's `init` was
-        // checked. The need for syncing is read again after the new map call.
+        // checked. The need for syncing is the DMA API's answer for the new mapping.
         self.addr = addr;
         self.data = rx_data(&buf);
-        self.sync = self.dev.need_sync();
+        self.sync = self.dev.need_sync(addr);
         Ok(core::mem::replace(&mut self.buf, buf))
     }
 }

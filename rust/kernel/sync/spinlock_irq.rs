@@ -99,77 +99,25 @@ unsafe impl Backend for SpinLockIrqBackend {
     }
 }
 
-// Without PREEMPT_RT (where a `spinlock_t` is a sleeping lock), `spin_lock_irqsave()` and
-// `spin_unlock_irqrestore()` are `_raw_spin_lock_irqsave()` and `_raw_spin_unlock_irqrestore()`
-// on the `raw_spinlock_t` in a `spinlock_t` (its union member `rlock`, at offset 0: see
-// include/linux/spinlock_types.h and `spinlock_check()`). Those are exported functions with the
-// SMP (or spinlock-debugging) implementation (include/linux/spinlock_api_smp.h), unless
-// CONFIG_INLINE_SPIN_LOCK_IRQSAVE or CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE makes them inline
-// (kernel/locking/spinlock.c). There they are called directly, sparing each lock and unlock a C
-// helper call; otherwise the helpers are called. Bindgen declares the functions whatever the
-// configuration: were these conditions ever to disagree with the C side's, the module would
-// fail to link (modpost), not misbehave.
-
-/// Takes the initialised `spinlock_t` at `ptr` with local interrupts disabled; returns the
-/// interrupt state to give back to [`unlock_irqrestore`].
+/// Takes the initialised `spinlock_t` at `ptr` with local interrupts disabled
+/// (`spin_lock_irqsave()`, through its helper); returns the interrupt state to give back to
+/// [`unlock_irqrestore`].
 ///
 /// # Safety
 ///
 /// `ptr` points at an initialised `spinlock_t`.
-#[cfg(all(
-    not(CONFIG_PREEMPT_RT),
-    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
-    not(CONFIG_INLINE_SPIN_LOCK_IRQSAVE)
-))]
-#[inline]
-unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
-    // SAFETY: the caller's guarantee; without PREEMPT_RT the raw lock is the `spinlock_t`'s
-    // union member `rlock`, at offset 0 (bindgen makes the type opaque: the layout is C's).
-    unsafe { bindings::_raw_spin_lock_irqsave(ptr.cast()) }
-}
-
-/// See above.
-///
-/// # Safety
-///
-/// `ptr` points at an initialised `spinlock_t`.
-#[cfg(not(all(
-    not(CONFIG_PREEMPT_RT),
-    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
-    not(CONFIG_INLINE_SPIN_LOCK_IRQSAVE)
-)))]
 #[inline]
 unsafe fn lock_irqsave(ptr: *mut bindings::spinlock_t) -> crate::ffi::c_ulong {
     // SAFETY: the caller's guarantee.
     unsafe { bindings::spin_lock_irqsave(ptr) }
 }
 
-/// Releases the `spinlock_t` at `ptr`, restoring the interrupt state `flags`.
+/// Releases the `spinlock_t` at `ptr`, restoring the interrupt state `flags`
+/// (`spin_unlock_irqrestore()`, through its helper).
 ///
 /// # Safety
 ///
 /// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
-#[cfg(all(
-    not(CONFIG_PREEMPT_RT),
-    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
-    not(CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)
-))]
-#[inline]
-unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
-    // SAFETY: the caller's guarantee; the raw lock as in `lock_irqsave`.
-    unsafe { bindings::_raw_spin_unlock_irqrestore(ptr.cast(), flags) }
-}
-
-/// See above.
-///
-/// # Safety
-///
-/// The caller holds the lock, taken by [`lock_irqsave`], which returned `flags`.
-#[cfg(not(all(
-    not(CONFIG_PREEMPT_RT),
-    any(CONFIG_SMP, CONFIG_DEBUG_SPINLOCK),
-    not(CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE)
-)))]
 #[inline]
 unsafe fn unlock_irqrestore(ptr: *mut bindings::spinlock_t, flags: crate::ffi::c_ulong) {
     // SAFETY: the caller's guarantee.
