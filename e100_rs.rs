@@ -368,8 +368,9 @@
 //!   when the link change reconfigures the MAC.
 //! - `ucode`: the microcode blob once read (a mutex; bring-ups only, process context).
 //! - `eeprom`: the EEPROM image (a mutex; ethtool only).
-//! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: the PHY
-//!   scan, a configuration, the register dump); a PHY reset is polled without it.
+//! - `mdio_lock`: one MDI sequence at a time (a transaction, or a short run of them: a
+//!   configuration, the register dump); the PHY isolation at bring-up takes it per transaction
+//!   and a PHY reset is polled without it.
 //! - `counters`: not a lock: the software counters are atomics, added to with relaxed
 //!   read-modify-writes ([`stats::DataCounters`]).
 //!
@@ -634,9 +635,9 @@ pub(crate) struct Nic {
     cu: SpinLockIrq<Cu>,
     /// Software counters of the data path (relaxed atomics, no lock).
     counters: stats::DataCounters,
-    /// The interface is to be brought down and up again by the service task: the transmit
-    /// watchdog fired, or a bring-up after a resume, a resize or a reset found no memory (the
-    /// task then tries at every watchdog period until it works or the interface goes down).
+    /// The interface is to be brought down and up again: a bring-up after a resume, a resize or
+    /// a reset found no memory, and the service task asks for a reset at every watchdog period
+    /// until one works or the interface goes down.
     reset_pending: AtomicBool,
     /// The service task is retrying a bring-up that found no memory: said once, when it starts
     /// and when it ends, not at every attempt.
@@ -847,6 +848,26 @@ impl phy::Mdio for MdiBus<'_> {
     }
 }
 
+/// The MDI bus with `mdio_lock` taken for each transaction alone, as e100.c's mdio_ctrl_hw
+/// takes its lock: for long runs (the PHY isolation of [`phy::select`], 32 transactions of up to
+/// 4 ms each), which one lock hold would make a long time with preemption off.
+struct MdiEach<'a> {
+    lock: &'a SpinLock<()>,
+    bus: MdiBus<'a>,
+}
+
+impl phy::Mdio for MdiEach<'_> {
+    fn read(&mut self, addr: u8, reg: u8) -> Option<u16> {
+        let _guard = self.lock.lock();
+        self.bus.read(addr, reg)
+    }
+
+    fn write(&mut self, addr: u8, reg: u8, val: u16) -> bool {
+        let _guard = self.lock.lock();
+        self.bus.write(addr, reg, val)
+    }
+}
+
 impl Nic {
     /// Whether the link can use 802.3x flow control: an 82558 or later, with an MII PHY to
     /// negotiate it (without one the duplex is the adapter's and unknown).
@@ -1024,6 +1045,20 @@ impl Nic {
         stats::add(&self.counters.tx_bytes, sent.sent_bytes.into());
     }
 
+    /// Runs `f` on the MDI bus taking `mdio_lock` for each transaction ([`MdiEach`]).
+    fn with_mdio_each<R>(
+        &self,
+        dev: &device::Device<Bound>,
+        f: impl FnOnce(&mut MdiEach<'_>) -> R,
+    ) -> Result<R> {
+        let csr = self.csr(dev)?;
+        let bus = MdiBus::new(csr, self.non_mii.is_some());
+        Ok(f(&mut MdiEach {
+            lock: &self.mdio_lock,
+            bus,
+        }))
+    }
+
     /// Runs `f` on the MDI bus with `mdio_lock` held.
     fn with_mdio<R>(
         &self,
@@ -1117,7 +1152,8 @@ impl Nic {
             self.suspended.store(true, Ordering::Relaxed);
         }
         dev.detach();
-        let _ = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
+        // NAPI off and the interrupt released until `revive` (e100.c's e100_down frees the IRQ).
+        let _ = dev.suspend_napi::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
         let wol = self.wol.load(Ordering::Relaxed);
         if arm && wol {
             if let Err(e) = self.arm_wake(dev) {
@@ -1190,7 +1226,7 @@ impl Nic {
     fn reset_chip(&self, dev: &NetDevice) -> Result {
         let bound = dev.parent();
         hw_reset(self.csr(bound)?);
-        self.with_mdio(bound, |m| phy::select(m, &self.phy))?
+        self.with_mdio_each(bound, |m| phy::select(m, &self.phy))?
             .ok_or(EIO)
     }
 
@@ -1326,15 +1362,19 @@ impl Nic {
         self.reset_pending.store(false, Ordering::Relaxed);
         // No reverse autonegotiation on the 82552 any more (set by `quiesce`).
         let _ = self.with_mdio(dev.parent(), |m| phy::sleep_mode(m, &self.phy, false));
-        let res = dev.with_napi_disabled::<Nic, _>(rtnl, |rfa| {
-            self.down(dev, rfa);
-            let r = self.up(dev, rfa);
-            if r.is_err() {
+        // The interrupt requested again, then NAPI on (`None`: the interface was down; an
+        // error: no interrupt line, NAPI stays off and the hardware down).
+        let res = dev
+            .resume_napi::<Nic, _>(rtnl, |rfa| {
                 self.down(dev, rfa);
-            }
-            resumed();
-            r
-        });
+                let r = self.up(dev, rfa);
+                if r.is_err() {
+                    self.down(dev, rfa);
+                }
+                resumed();
+                r
+            })
+            .map(|r| r.and_then(|r| r));
         if res.is_none() {
             // Down: only the wake-up arming to undo.
             let _ = dev.with_napi_idle::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
@@ -1495,7 +1535,7 @@ impl Nic {
         let bound = dev.parent();
         self.self_test(bound)?;
         // The PHY is selected again on every bring-up, as e100.c's hardware init does.
-        self.with_mdio(bound, |m| phy::select(m, &self.phy))?
+        self.with_mdio_each(bound, |m| phy::select(m, &self.phy))?
             .ok_or(EIO)?;
         let cfg = {
             let mut ctl = self.link.lock();
@@ -1565,11 +1605,23 @@ impl Nic {
         dev.reset_queue();
         if let Ok(io) = self.csr(dev.parent()) {
             if !test {
-                dev.start_queue();
-                io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
+                // Woken, not only started: after a reset the stack may hold frames for it
+                // (e100.c's e100_up wakes it too).
+                dev.wake_queue();
+                self.set_irq_mask(io.base(), hw::IRQ_MASK_NONE);
             }
             flush(io);
         }
+    }
+
+    /// Writes the SCB interrupt mask (the command word's high byte) under the CU lock, as
+    /// e100.c's e100_enable_irq and e100_disable_irq do under its `cmd_lock`: never at once with
+    /// a command written to the low byte on another CPU.
+    #[inline(always)]
+    fn set_irq_mask(&self, io: IoBase<'_, { hw::CSR_LEN }>, mask: u8) {
+        let _cu = self.cu.lock();
+        io.write8(mask, hw::SCB_CMD_HI);
+        flush_at(io);
     }
 
     /// Stops the hardware, frees every buffer in the rings and keeps the rings ([`Nic::spare`]).
@@ -1878,22 +1930,15 @@ impl Nic {
 
     /// Recovers from a transmit hang: the whole interface down and up, under RTNL, with NAPI
     /// off (the abstraction enables it again afterwards and schedules one poll, so an interrupt
-    /// that came while it was off is not lost).
-    fn reset(&self, dev: &NetDevice) {
-        let Some(rtnl) = net::dev::rtnl_try_lock() else {
-            // `stop` may be waiting for this task with RTNL held: try again at the next run
-            // (the watchdog period); if the interface is going down there is none, and `open`
-            // drops the flag.
-            self.reset_pending.store(true, Ordering::Relaxed);
-            return;
-        };
+    /// that came while it was off is not lost). Run by the abstraction's reset work
+    /// ([`net::dev::Operations::reset`]) while the interface is up.
+    fn recover(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) {
         if self.suspended.load(Ordering::Relaxed) {
             // Resume brings the hardware up afresh.
             return;
         }
-        // `None` if the interface is not up: nothing to reset.
         let retrying = self.retrying.load(Ordering::Relaxed);
-        let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |rfa| {
+        let again = |rfa: &mut Rfa| {
             if !retrying {
                 netdev_warn!(dev, "resetting: the interface down and up\n");
             }
@@ -1905,7 +1950,14 @@ impl Nic {
             } else if retrying {
                 netdev_info!(dev, "rings allocated again: up\n");
             }
-        });
+        };
+        // NAPI on: the usual reset. Otherwise NAPI may still be suspended by a resume whose
+        // interrupt request failed: this one requests it again.
+        if dev.with_napi_disabled::<Nic, _>(rtnl, again).is_none() {
+            if let Some(Err(e)) = dev.resume_napi::<Nic, _>(rtnl, again) {
+                self.retry_up(dev, e);
+            }
+        }
     }
 
     /// After a bring-up that failed on an interface that stays up (a reset, a resize, a
@@ -2209,7 +2261,7 @@ impl E100Driver {
             nic,
         )?;
 
-        let reg = netdev.try_access().ok_or(ENODEV)?;
+        let reg = netdev.access(pdev.as_ref())?;
         let ndev = reg.device();
         netdev_info!(
             ndev,
@@ -2225,7 +2277,6 @@ impl E100Driver {
             if asf { ", ASF" } else { "" },
             quirks.describe()
         );
-        drop(reg);
         Ok(E100Driver { netdev })
     }
 }
@@ -2244,7 +2295,7 @@ impl pci::Driver for E100Driver {
 
     fn suspend(&self, pdev: &pci::Device<Core>) -> Result {
         let reg = self.netdev.access(pdev.as_ref())?;
-        let rtnl = net::dev::rtnl_lock();
+        let rtnl = net::dev::rtnl_lock(pdev.as_ref());
         reg.data().quiesce(reg.device(), &rtnl, true);
         // No DMA while asleep. The PCI core then saves the configuration space and puts the
         // device into D3hot, with PME# armed if wake-up is enabled (`device_may_wakeup`).
@@ -2257,7 +2308,7 @@ impl pci::Driver for E100Driver {
         // The PCI core has restored D0 and the configuration space (bus mastering as saved:
         // off).
         pdev.set_master();
-        let rtnl = net::dev::rtnl_lock();
+        let rtnl = net::dev::rtnl_lock(pdev.as_ref());
         reg.data().revive(reg.device(), &rtnl)
     }
 
@@ -2271,7 +2322,7 @@ impl pci::Driver for E100Driver {
         // kexec, which start the next kernel at once).
         let power_off = pci::system_powering_off();
         {
-            let rtnl = net::dev::rtnl_lock();
+            let rtnl = net::dev::rtnl_lock(pdev.as_ref());
             nic.quiesce(dev, &rtnl, power_off);
         }
         pdev.clear_master();
@@ -2308,7 +2359,7 @@ impl pci::Driver for E100Driver {
     /// device is gone for good.
     fn error_detected(&self, pdev: &pci::Device<Core>, state: pci::ChannelState) -> pci::ErsResult {
         if let Ok(reg) = self.netdev.access(pdev.as_ref()) {
-            let rtnl = net::dev::rtnl_lock();
+            let rtnl = net::dev::rtnl_lock(pdev.as_ref());
             reg.data().quiesce(reg.device(), &rtnl, false);
         }
         match hw::after_error(state == pci::ChannelState::PermanentFailure) {
@@ -2346,7 +2397,7 @@ impl pci::Driver for E100Driver {
         let Ok(reg) = self.netdev.access(pdev.as_ref()) else {
             return;
         };
-        let rtnl = net::dev::rtnl_lock();
+        let rtnl = net::dev::rtnl_lock(pdev.as_ref());
         if let Err(e) = reg.data().revive(reg.device(), &rtnl) {
             netdev_err!(reg.device(), "not back after the PCI error: {:?}\n", e);
         }
@@ -2516,8 +2567,11 @@ impl net::dev::Operations for Nic {
 
     fn tx_timeout(&self, dev: &NetDevice, _txqueue: u32) {
         netdev_warn!(dev, "transmit timed out\n");
-        self.reset_pending.store(true, Ordering::Relaxed);
-        dev.schedule_service(0);
+        dev.schedule_reset();
+    }
+
+    fn reset(&self, dev: &NetDevice, rtnl: &net::dev::Rtnl) {
+        self.recover(dev, rtnl);
     }
 
     fn poll_controller(&self, dev: &NetDevice) {
@@ -2562,8 +2616,7 @@ impl net::dev::Operations for Nic {
         if stat_ack & hw::STAT_ACK_RNR != 0 {
             self.ru_stopped.store(true, Ordering::Release);
         }
-        io.write8(hw::IRQ_MASK_ALL, hw::SCB_CMD_HI);
-        flush_at(io);
+        self.set_irq_mask(io, hw::IRQ_MASK_ALL);
         dev.napi_schedule();
         IrqReturn::Handled
     }
@@ -2582,9 +2635,7 @@ impl net::dev::Operations for Nic {
         // must leave the chip as suspend left it).
         let rearm = move || {
             if !self.suspended.load(Ordering::Relaxed) {
-                let io = io.base();
-                io.write8(hw::IRQ_MASK_NONE, hw::SCB_CMD_HI);
-                flush_at(io);
+                self.set_irq_mask(io.base(), hw::IRQ_MASK_NONE);
             }
         };
         let budget = poll.budget();
@@ -2664,7 +2715,7 @@ impl net::dev::Operations for Nic {
 
     fn service(&self, dev: &NetDevice) {
         if self.reset_pending.swap(false, Ordering::Relaxed) {
-            self.reset(dev);
+            dev.schedule_reset();
         }
         if !dev.is_running() {
             return;

@@ -65,6 +65,16 @@ void rust_helper_eth_random_addr(u8 *addr)
 	eth_random_addr(addr);
 }
 
+struct sk_buff *rust_helper_alloc_skb(unsigned int size, gfp_t priority)
+{
+	return alloc_skb(size, priority);
+}
+
+bool rust_helper_napi_schedule(struct napi_struct *n)
+{
+	return napi_schedule(n);
+}
+
 struct sk_buff *rust_helper_netdev_alloc_skb_ip_align(struct net_device *dev, unsigned int len)
 {
 	return netdev_alloc_skb_ip_align(dev, len);
@@ -109,6 +119,11 @@ int rust_helper_netdev_mc_count(const struct net_device *dev)
 void rust_helper_init_delayed_work(struct delayed_work *dw, work_func_t fn)
 {
 	INIT_DELAYED_WORK(dw, fn);
+}
+
+void rust_helper_init_work(struct work_struct *work, work_func_t fn)
+{
+	INIT_WORK(work, fn);
 }
 
 void rust_helper_local_bh_disable(void)

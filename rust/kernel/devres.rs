@@ -8,9 +8,16 @@
 //! list. Whichever comes first, the device being unbound or the [`Devres`] being dropped, revokes
 //! the resource and drops it, and neither returns before the resource is gone: the unbind does
 //! not finish, and the drop does not return, while the other is still dropping it. Code that
-//! holds the `Devres` gets the resource with [`Devres::access`] when it can show a bound device
-//! (no cost beyond a pointer comparison), or with [`Devres::try_access`] from anywhere (an RCU
-//! read-side section, and `None` once revoked).
+//! holds the `Devres` gets the resource with [`Devres::access`], showing the bound device (no
+//! cost beyond a pointer comparison and a load).
+//!
+//! There is no `try_access` from anywhere, as upstream has: its RCU read-side guard would leave
+//! every sleeping call (a mutex, `rtnl_lock`, a wait, dropping a `Devres`) callable while it is
+//! held, and without `PREEMPT_RCU` a sleep ends the read-side section, so the revoke's grace
+//! period could end and drop what the guard still reaches. Rust cannot yet tell a sleeping
+//! function from another at compile time, so that access is not offered; code without a bound
+//! device reaches the resource through something that holds the binding (a registration's
+//! callbacks, handed a bound device).
 //!
 //! A [`ClassDevres`] is the same for what a driver offers the rest of the kernel on behalf of the
 //! device (a network interface): it is withdrawn earlier, when the bus starts to unbind the
@@ -38,7 +45,7 @@ use crate::alloc::Flags;
 use crate::device::{Bound, ClassRegistration, Core, Device};
 use crate::error::{code::*, Result};
 use crate::init::InPlaceInit;
-use crate::revocable::{Revocable, RevocableGuard};
+use crate::revocable::Revocable;
 use crate::sync::{Arc, Completion};
 use crate::types::ARef;
 use crate::{bindings, c_str, pin_init};
@@ -160,7 +167,7 @@ impl<T: Send + 'static> Inner<T> {
     /// the unbind (or a class revocation) got there first, waits until it has dropped the data.
     fn drop_owner(this: &Arc<Self>) {
         // SAFETY: the owner (`Devres`/`ClassDevres`) is being dropped, and every reference to
-        // the resource it handed out (`access`, `try_access`) borrows it, so none exists; class
+        // the resource it handed out (`access`) borrows it, so none exists; class
         // revocation revokes with a grace period of its own.
         if !unsafe { this.data.revoke_nosync() } {
             this.done.wait_for_completion();
@@ -210,8 +217,6 @@ impl<T: Send + 'static> Inner<T> {
 ///     let d = Devres::new(dev, 42u32, GFP_KERNEL)?;
 ///     // With the bound device at hand: no RCU section.
 ///     assert_eq!(*d.access(dev)?, 42);
-///     // From anywhere: `None` once the device is unbound.
-///     assert_eq!(d.try_access().map(|v| *v), Some(42));
 ///     Ok(())
 /// }
 /// ```
@@ -225,22 +230,24 @@ impl<T: Send + 'static> Devres<T> {
     }
 
     /// The resource, given proof that the device is bound: `dev` must be the device this
-    /// [`Devres`] was made for ([`EINVAL`] otherwise).
+    /// [`Devres`] was made for ([`EINVAL`] otherwise), in the binding it was made in (a
+    /// [`Devres`] kept past its binding's end was revoked then: [`ENODEV`], even once the
+    /// device is bound again).
     #[inline]
     pub fn access<'a>(&'a self, dev: &'a Device<Bound>) -> Result<&'a T> {
         if self.0.dev_addr != dev.as_raw() as usize {
             return Err(EINVAL);
         }
-        // SAFETY: the resource is revoked only by the unbind of `dev` or by dropping `self` (type
-        // invariant); `dev` is bound for `'a` and `self` is borrowed for `'a`.
+        // A binding's unbind revokes its resources before it ends, and `dev` is bound for `'a`:
+        // a resource of an earlier binding of `dev` reads as revoked here, stably; one still
+        // available belongs to the binding `dev` proves, which cannot end during `'a`.
+        if !self.0.data.is_available() {
+            return Err(ENODEV);
+        }
+        // SAFETY: the resource is revoked only by the unbind of its binding or by dropping
+        // `self` (type invariant); it is `dev`'s current binding (above), bound for `'a`, and
+        // `self` is borrowed for `'a`.
         Ok(unsafe { self.0.data.access() })
-    }
-
-    /// The resource inside an RCU read-side section (do not sleep holding the guard), or `None`
-    /// once it has been revoked.
-    #[inline]
-    pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
-        self.0.data.try_access()
     }
 }
 
@@ -269,13 +276,6 @@ impl<T: Send + Sync + 'static> ClassDevres<T> {
         dev.add_class_registration(this.0.clone())?;
         // INVARIANT: the entry is added by `Inner::new`, the class registration just above.
         Ok(this)
-    }
-
-    /// The resource inside an RCU read-side section (do not sleep holding the guard), or `None`
-    /// once it has been withdrawn.
-    #[inline]
-    pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
-        self.0.data.try_access()
     }
 
     /// The resource, without an RCU section, in a bus callback of the device it was made for

@@ -11,7 +11,8 @@
 //! As upstream's (Linux 6.13-6.16): an atomic "available" flag and RCU; `revoke` waits a grace
 //! period, `revoke_nosync` does not (for `Devres::drop`, where no reader can exist), and
 //! `access` skips the RCU section for callers that prove the object cannot be revoked meanwhile.
-//! Differences: not pin-initialised (the object is held by value), no `try_access_with` family.
+//! Differences: not pin-initialised (the object is held by value), no `try_access_with` family,
+//! and `try_access` is `unsafe`: its guard must not be held across a sleep (see there).
 
 use crate::sync::rcu;
 use core::cell::UnsafeCell;
@@ -37,9 +38,11 @@ use core::sync::atomic::{AtomicBool, Ordering};
 /// use kernel::revocable::Revocable;
 ///
 /// let r = Revocable::new(17u32);
-/// assert_eq!(r.try_access().map(|v| *v), Some(17));
+/// // SAFETY: nothing sleeps while the guard lives.
+/// assert_eq!(unsafe { r.try_access() }.map(|v| *v), Some(17));
 /// r.revoke();
-/// assert!(r.try_access().is_none());
+/// // SAFETY: as above.
+/// assert!(unsafe { r.try_access() }.is_none());
 /// // Revoking twice is harmless.
 /// r.revoke();
 /// ```
@@ -67,9 +70,16 @@ impl<T> Revocable<T> {
 
     /// Returns a guard that dereferences to the object, or `None` once it has been revoked.
     ///
-    /// The guard holds an RCU read-side critical section: do not sleep while holding it.
+    /// # Safety
+    ///
+    /// Nothing that may sleep runs while the guard lives (a mutex, `rtnl_lock`, a wait, an
+    /// allocation with `GFP_KERNEL`, dropping a `Devres`). The guard holds an RCU read-side
+    /// critical section, which a sleep ends where RCU is not preemptible: [`Revocable::revoke`]
+    /// could then drop the object the guard still reaches. Rust cannot check this at compile
+    /// time (upstream's `try_access` is safe and says so in prose; this one says it in its
+    /// type).
     #[inline]
-    pub fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
+    pub unsafe fn try_access(&self) -> Option<RevocableGuard<'_, T>> {
         let guard = rcu::read_lock();
         if self.available.load(Ordering::Acquire) {
             // SAFETY: `available` was true inside this RCU section, so by the type invariant the

@@ -23,7 +23,9 @@ impl kernel::Module for M {
 use kernel::{
     device::{Bound, Core},
     dma::CoherentAllocation,
-    net::{dev::rtnl_try_lock, skbuff::RxMapping},
+    devres::Devres,
+    net::{dev::rtnl_lock, skbuff::RxMapping},
+    revocable::Revocable,
     pci,
 };
 
@@ -125,11 +127,24 @@ pub fn head(m: &mut RxMapping) -> Option<u16> {
 }
 
 #[allow(dead_code)]
-fn quiesce(dev: &Device) {
-    if let Some(rtnl) = rtnl_try_lock() {
-        let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |_| ());
-        let _ = dev.with_napi_idle::<Nic, _>(&rtnl, |state| *state = ());
-    }
+fn quiesce(pdev: &pci::Device<Core>, dev: &Device) {
+    let rtnl = rtnl_lock(pdev.as_ref());
+    let _ = dev.with_napi_disabled::<Nic, _>(&rtnl, |_| ());
+    let _ = dev.with_napi_idle::<Nic, _>(&rtnl, |state| *state = ());
+    let _ = dev.suspend_napi::<Nic, _>(&rtnl, |_| ());
+    let _ = dev.resume_napi::<Nic, _>(&rtnl, |_| ());
+    drop(rtnl);
     let addrs = dev.lock_addrs();
     let _ = addrs.mc_count();
+}
+
+#[allow(dead_code)]
+fn peek_devres(dev: &kernel::device::Device<Bound>, d: &Devres<u32>) -> Result<u32> {
+    Ok(*d.access(dev)?)
+}
+
+#[allow(dead_code)]
+fn peek_revocable(r: &Revocable<u32>) -> u32 {
+    // SAFETY: nothing sleeps while the guard lives.
+    unsafe { r.try_access() }.map_or(0, |v| *v)
 }

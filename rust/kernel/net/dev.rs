@@ -163,18 +163,7 @@ pub fn random_ether_addr() -> MacAddr {
 ///
 /// # Invariants
 ///
-/// The lock was taken by `rtnl_trylock` when the guard was made and is released in `drop`.
-///
-/// # Examples
-///
-/// ```
-/// use kernel::net::dev::rtnl_try_lock;
-///
-/// if let Some(rtnl) = rtnl_try_lock() {
-///     // Interface configuration cannot change here.
-///     drop(rtnl);
-/// }
-/// ```
+/// The lock was taken by `rtnl_lock` when the guard was made and is released in `drop`.
 pub struct RtnlGuard(Rtnl);
 
 /// Proof that the RTNL lock is held, for as long as a reference to it lives: an [`RtnlGuard`]
@@ -209,35 +198,33 @@ impl core::ops::Deref for RtnlGuard {
     }
 }
 
-/// Takes the RTNL lock if it is free. Work that may run while `stop` waits for it (as
-/// [`Operations::service`] does) must use this, not a blocking lock: `stop` runs with RTNL held.
-pub fn rtnl_try_lock() -> Option<RtnlGuard> {
-    // SAFETY: no preconditions; a successful trylock is balanced in `RtnlGuard::drop`.
-    if unsafe { bindings::rtnl_trylock() } != 0 {
-        // INVARIANT: taken just above; the `Rtnl` inside lives as long as the guard, which
-        // releases the lock only when dropped.
-        Some(RtnlGuard(Rtnl(PhantomData)))
-    } else {
-        None
-    }
-}
-
-/// Takes the RTNL lock, sleeping until it is free: for bus callbacks (suspend, resume,
-/// shutdown) that must not race with `open`, `stop` or ethtool. Not from work that `stop`
-/// waits for (see [`rtnl_try_lock`]).
+/// Takes the RTNL lock, sleeping until it is free, in a bus callback of `dev` (its `Core`
+/// context: probe, remove, suspend, resume, shutdown, error recovery), for work that must not
+/// race with `open`, `stop` or ethtool. The `Core` device is the proof of a context that may
+/// sleep: there is no RTNL for interrupt or softirq context (a NAPI poll), where a mutex may not
+/// be taken, not even tried. Work deferred from such context asks for
+/// [`Device::schedule_reset`], whose [`Operations::reset`] gets RTNL.
 ///
 /// # Examples
 ///
 /// ```
+/// use kernel::device::{Core, Device};
 /// use kernel::net::dev::rtnl_lock;
 ///
-/// let rtnl = rtnl_lock();
-/// // No interface can be opened, closed or reconfigured here.
-/// drop(rtnl);
+/// fn suspend(dev: &Device<Core>) {
+///     let rtnl = rtnl_lock(dev);
+///     // No interface can be opened, closed or reconfigured here.
+///     drop(rtnl);
+/// }
 /// ```
-pub fn rtnl_lock() -> RtnlGuard {
-    // SAFETY: no preconditions beyond process context, which sleeping callers are in; balanced
-    // in `RtnlGuard::drop`.
+pub fn rtnl_lock(_ctx: &device::Device<device::Core>) -> RtnlGuard {
+    rtnl_lock_process()
+}
+
+/// [`rtnl_lock`] for this crate's own process-context callers (the reset work).
+fn rtnl_lock_process() -> RtnlGuard {
+    // SAFETY: process context holding no lock, which the callers are in; balanced in
+    // `RtnlGuard::drop`.
     unsafe { bindings::rtnl_lock() };
     // INVARIANT: taken just above; released only when the guard drops.
     RtnlGuard(Rtnl(PhantomData))
@@ -459,19 +446,9 @@ impl Device {
     /// scheduled it. Any context; typically the interrupt handler.
     #[inline]
     pub fn napi_schedule(&self) -> bool {
-        let napi = self.napi_ptr();
-        // `napi_schedule()` is this pair, inline in C; the two exported calls, made here, spare
-        // the interrupt handler a helper call around them.
         // SAFETY: the NAPI context in the header was added at registration and is deleted only
-        // when the device is freed; `__napi_schedule` is called only after
-        // `napi_schedule_prep` has claimed the context for this call (its contract).
-        unsafe {
-            if !bindings::napi_schedule_prep(napi) {
-                return false;
-            }
-            bindings::__napi_schedule(napi);
-        }
-        true
+        // when the device is freed.
+        unsafe { bindings::napi_schedule(self.napi_ptr()) }
     }
 
     /// The device's NAPI context (in the header: added at registration, deleted only when the
@@ -585,6 +562,73 @@ impl Device {
         let r = f(unsafe { &mut *state });
         napi.store(NAPI_OFF, Ordering::Relaxed);
         Some(r)
+    }
+
+    /// Runs `f` with NAPI disabled and the driver's [`Operations::PollState`], for a suspend
+    /// or PCI error recovery with the interface up: NAPI stays disabled afterwards and the
+    /// interrupt given at registration is released (its handler waited for), until
+    /// [`Device::resume_napi`]. `None` (and `f` not run) where [`Device::with_napi_disabled`]
+    /// would not run it, or if NAPI is suspended already.
+    pub fn suspend_napi<T: Operations, R>(
+        &self,
+        rtnl: &Rtnl,
+        f: impl FnOnce(&mut T::PollState) -> R,
+    ) -> Option<R> {
+        let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_ON)?;
+        // SAFETY: `NAPI_ON` under `rtnl`: enabled, as in `with_napi_disabled`; waits for a
+        // running poll.
+        unsafe { bindings::napi_disable(self.napi_ptr()) };
+        napi.store(NAPI_HELD, Ordering::Relaxed);
+        // SAFETY: NAPI is disabled and `NAPI_HELD` keeps every other holder out, as in
+        // `with_napi_disabled`.
+        let r = f(unsafe { &mut *state });
+        // SAFETY: the device is a `Registration<T>`'s (`napi_state_if` checked its owner) and
+        // RTNL is held, which the interrupt slot needs; the registration's drop waits for the
+        // handler and frees the line.
+        unsafe { *irq_slot::<T>(self.as_raw()) = None };
+        napi.store(NAPI_SUSPENDED, Ordering::Relaxed);
+        Some(r)
+    }
+
+    /// Ends [`Device::suspend_napi`]: requests the interrupt again, runs `f` with the poll
+    /// state, then enables NAPI and schedules it once (work whose interrupt came before is not
+    /// lost). `None` (and `f` not run) if NAPI is not suspended; an error if the interrupt
+    /// cannot be requested, and NAPI then stays suspended (a later call may try again, and
+    /// `stop` brings the interface down as usual).
+    pub fn resume_napi<T: Operations, R>(
+        &self,
+        rtnl: &Rtnl,
+        f: impl FnOnce(&mut T::PollState) -> R,
+    ) -> Option<Result<R>> {
+        let (state, napi) = self.napi_state_if::<T>(rtnl, NAPI_SUSPENDED)?;
+        // SAFETY: the device is a `Registration<T>`'s, RTNL is held (as above).
+        if let Err(e) = unsafe { request_irq::<T>(self.as_raw()) } {
+            return Some(Err(e));
+        }
+        napi.store(NAPI_HELD, Ordering::Relaxed);
+        // SAFETY: NAPI is disabled (`NAPI_SUSPENDED`) and `NAPI_HELD` keeps every other holder
+        // out, as in `with_napi_disabled`.
+        let r = f(unsafe { &mut *state });
+        // SAFETY: disabled by `suspend_napi`, RTNL held: enabled again, once.
+        unsafe { bindings::napi_enable(self.napi_ptr()) };
+        napi.store(NAPI_ON, Ordering::Relaxed);
+        self.napi_schedule();
+        Some(Ok(r))
+    }
+
+    /// Runs the driver's [`Operations::reset`] in process context, with RTNL, soon (once, however
+    /// often it is asked before it runs). Callable from any context (a transmit timeout, the
+    /// service work).
+    pub fn schedule_reset(&self) {
+        // SAFETY: the work item is initialised in `Registration::register` and disabled before
+        // the device is freed.
+        unsafe {
+            bindings::queue_work_on(
+                bindings::wq_misc_consts_WORK_CPU_UNBOUND as c_int,
+                bindings::system_wq,
+                core::ptr::addr_of_mut!((*self.header()).reset_work),
+            )
+        };
     }
 
     /// Runs the driver's [`Operations::service`] in process context after `delay_ms`
@@ -722,6 +766,7 @@ macro_rules! netdev_info {
 struct PrivHeader {
     napi: bindings::napi_struct,
     work: bindings::delayed_work,
+    reset_work: bindings::work_struct,
     napi_state: AtomicU8,
     owner: TypeId,
 }
@@ -732,6 +777,9 @@ const NAPI_OFF: u8 = 0;
 const NAPI_ON: u8 = 1;
 /// NAPI is disabled and the poll state lent out.
 const NAPI_HELD: u8 = 2;
+/// The interface is up, but NAPI is disabled and the interrupt released until
+/// [`Device::resume_napi`] ([`Device::suspend_napi`]); the poll state is free.
+const NAPI_SUSPENDED: u8 = 3;
 
 /// The private area of a device made by `Registration<T>`.
 ///
@@ -783,6 +831,47 @@ impl<T: Operations> irq::Handler for NetdevIrq<T> {
         let (d, t) = unsafe { (Device::from_raw(self.dev), state::<T>(self.dev)) };
         t.interrupt(d)
     }
+}
+
+/// The interrupt slot of `dev`.
+///
+/// # Safety
+///
+/// `dev` is a device registered by `Registration<T>` and not yet freed, and the caller holds RTNL
+/// (or owns the device exclusively).
+unsafe fn irq_slot<'a, T: Operations>(dev: *const bindings::net_device) -> &'a mut Option<IrqBox<T>> {
+    // SAFETY: the caller guarantees validity and exclusive access under RTNL.
+    unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
+}
+
+/// Requests the interrupt line given at registration (if any) for `dev`, into its slot.
+///
+/// # Safety
+///
+/// `dev` is a device registered by `Registration<T>`, with RTNL held and no interrupt in
+/// its slot (down, or NAPI suspended).
+unsafe fn request_irq<T: Operations>(dev: *mut bindings::net_device) -> Result {
+    // SAFETY: `irq_line` is written at registration and never changes.
+    let Some(line) = (unsafe { (*priv_of::<T>(dev)).irq_line }) else {
+        return Ok(());
+    };
+    // SAFETY: a registered device (the caller's guarantee).
+    let d = unsafe { Device::from_raw(dev) };
+    // SAFETY: `line` came from an `IrqRequest` for this parent at registration.
+    let req = unsafe { IrqRequest::new(d.parent(), line) };
+    let handler = NetdevIrq::<T> {
+        dev,
+        _p: PhantomData,
+    };
+    // SAFETY: the name is the interface's, inside the `net_device`, which outlives the
+    // interrupt (freed in `stop_callback`, `suspend_napi` or `Registration::drop`, before
+    // the device is).
+    let init =
+        unsafe { irq::Registration::new_named(req, irq::flags::SHARED, d.name_ptr(), handler) };
+    let irq = KBox::pin_init(init, GFP_KERNEL)?;
+    // SAFETY: RTNL held (the caller's guarantee).
+    unsafe { *irq_slot::<T>(dev) = Some(irq) };
+    Ok(())
 }
 
 fn priv_of<T: Operations>(dev: *const bindings::net_device) -> *mut Priv<T> {
@@ -906,8 +995,15 @@ pub trait Operations: Send + Sync + Sized + 'static {
     fn poll<'a>(&self, dev: &Device, poll: Poll<'a, Self::PollState>) -> PollDone<'a>;
 
     /// Deferred work in process context, run after [`Device::schedule_service`]. Cancelled (and
-    /// waited for) after `stop`, and disabled before the device is freed.
+    /// waited for) after `stop`, and disabled before the device is freed. It cannot take RTNL
+    /// (`stop` waits for it with RTNL held): what needs RTNL goes to [`Operations::reset`].
     fn service(&self, _dev: &Device) {}
+
+    /// Brings the hardware back after a hang, in process context with RTNL held, run after
+    /// [`Device::schedule_reset`] if the interface is still up then (as a C driver's reset task
+    /// takes `rtnl_lock()` and checks `netif_running()`). Not cancelled by `stop` (it waits for
+    /// RTNL, which `stop` holds); waited for once the device is unregistered.
+    fn reset(&self, _dev: &Device, _rtnl: &Rtnl) {}
 }
 
 /// A registered network device; unregistered and freed when dropped.
@@ -1038,6 +1134,10 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 core::ptr::addr_of_mut!((*p).header.work),
                 Some(Self::service_callback),
             );
+            bindings::init_work(
+                core::ptr::addr_of_mut!((*p).header.reset_work),
+                Some(Self::reset_callback),
+            );
             bindings::netif_napi_add_weight(
                 raw,
                 core::ptr::addr_of_mut!((*p).header.napi),
@@ -1112,16 +1212,6 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         unsafe { state::<T>(dev) }
     }
 
-    /// The interrupt slot of `dev`.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Self::data`], and the caller must hold RTNL (or own the device exclusively).
-    unsafe fn irq_slot<'a>(dev: *const bindings::net_device) -> &'a mut Option<IrqBox<T>> {
-        // SAFETY: the caller guarantees validity and exclusive access under RTNL.
-        unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
-    }
-
     /// The C callback; see the function-pointer field it is installed in.
     ///
     /// # Safety
@@ -1178,6 +1268,27 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         t.service(d);
     }
 
+    /// The C callback of the reset work (see [`Device::schedule_reset`]).
+    ///
+    /// # Safety
+    ///
+    /// Called only by the workqueue, for the `reset_work` initialised in `register`.
+    unsafe extern "C" fn reset_callback(work: *mut bindings::work_struct) {
+        // SAFETY: `work` is the `reset_work` member of the `PrivHeader` at the start of one of
+        // our devices' `Priv<T>`; the work is disabled before the device is freed, so the device
+        // is valid while this runs.
+        let p = unsafe { crate::container_of!(work, PrivHeader, reset_work) as *mut Priv<T> };
+        // SAFETY: see above.
+        let dev = unsafe { (*p).dev };
+        // SAFETY: see above.
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
+        // Process context, holding nothing: RTNL may be waited for.
+        let rtnl = rtnl_lock_process();
+        if d.is_running() {
+            t.reset(d, &rtnl);
+        }
+    }
+
     /// The C callback; see the function-pointer field it is installed in.
     ///
     /// # Safety
@@ -1186,32 +1297,11 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
     /// documentation promises, for the duration of the call.
     unsafe extern "C" fn open_callback(dev: *mut bindings::net_device) -> c_int {
         // SAFETY: the core passes one of our devices, valid across the call, with RTNL held.
-        let (d, t, slot) = unsafe {
-            (
-                Device::from_raw(dev),
-                Self::data_of(dev),
-                Self::irq_slot(dev),
-            )
-        };
-        // SAFETY: `irq_line` is written at registration and never changes.
-        let line = unsafe { (*priv_of::<T>(dev)).irq_line };
+        let (d, t) = unsafe { (Device::from_raw(dev), Self::data_of(dev)) };
         let napi = d.header();
         from_result(|| {
-            if let Some(line) = line {
-                // SAFETY: `line` came from an `IrqRequest` for this parent at registration.
-                let req = unsafe { IrqRequest::new(d.parent(), line) };
-                let handler = NetdevIrq::<T> {
-                    dev,
-                    _p: PhantomData,
-                };
-                // SAFETY: the name is the interface's, inside the `net_device`, which outlives
-                // the interrupt (freed in `stop_callback` or in `Registration::drop`, before the
-                // device is).
-                let init = unsafe {
-                    irq::Registration::new_named(req, irq::flags::SHARED, d.name_ptr(), handler)
-                };
-                *slot = Some(KBox::pin_init(init, GFP_KERNEL)?);
-            }
+            // SAFETY: one of our devices, RTNL held (the core's `ndo_open` contract).
+            unsafe { request_irq::<T>(dev) }?;
             // SAFETY: the header is valid (type invariant of `Device`).
             let st = unsafe { &(*napi).napi_state };
             // `open` is called only for a device that is down: NAPI is disabled (as added, or
@@ -1223,7 +1313,8 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             let state = unsafe { &mut *(*priv_of::<T>(dev)).poll_state.get() };
             if let Err(e) = t.open(d, state) {
                 st.store(NAPI_OFF, Ordering::Relaxed);
-                *slot = None;
+                // SAFETY: RTNL held; the interrupt requested above goes.
+                unsafe { *irq_slot::<T>(dev) = None };
                 return Err(e);
             }
             // SAFETY: the NAPI context is added and disabled (see above).
@@ -1248,16 +1339,19 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
             (
                 Device::from_raw(dev),
                 Self::data_of(dev),
-                Self::irq_slot(dev),
+                irq_slot::<T>(dev),
             )
         };
         let h = d.header();
         // SAFETY: the header is valid (type invariant of `Device`).
         let st = unsafe { &(*h).napi_state };
-        // `stop` is called only for a device that `open` brought up (`NAPI_ON`: the closures
-        // that lend the state cannot be running, they need RTNL, which we hold).
-        // SAFETY: enabled in `open_callback`; waits for a running poll.
-        unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
+        // `stop` is called only for a device that `open` brought up (`NAPI_ON`, or
+        // `NAPI_SUSPENDED` where a PCI error's recovery gave up: the closures that lend the
+        // state cannot be running, they need RTNL, which we hold).
+        if st.load(Ordering::Relaxed) != NAPI_SUSPENDED {
+            // SAFETY: enabled in `open_callback` (or `resume_napi`); waits for a running poll.
+            unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
+        }
         st.store(NAPI_HELD, Ordering::Relaxed);
         // SAFETY: NAPI is disabled, so no poll runs; `NAPI_HELD` keeps the other holders out
         // (type invariant of `Priv`).
@@ -1467,7 +1561,10 @@ impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
             // unregistering does not stop), and must not run on an unregistered device.
             bindings::disable_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
             bindings::unregister_netdev(raw);
-            *Self::irq_slot(raw) = None;
+            // A reset queued before (or by the service work) finds the device not running once
+            // it has RTNL, which `unregister_netdev` held meanwhile: waited for, not run again.
+            bindings::disable_work_sync(core::ptr::addr_of_mut!((*p).header.reset_work));
+            *irq_slot::<T>(raw) = None;
             let leaked = (*p).data;
             // In the private area: dropped before the device is freed (unregistered: no
             // callback, and so no holder, is left).

@@ -712,8 +712,7 @@ impl RxBuf {
             return None;
         }
         // SAFETY: no preconditions; the function returns null or a new, owned buffer.
-        // `NUMA_NO_NODE` is -1.
-        let skb = unsafe { bindings::__alloc_skb(len, bindings::GFP_ATOMIC, 0, -1) };
+        let skb = unsafe { bindings::alloc_skb(len, bindings::GFP_ATOMIC) };
         NonNull::new(skb).map(|p| Self::fresh(p, len))
     }
 
