@@ -115,6 +115,12 @@ pub fn rmb() {
 
 /// `count` elements of `T` in memory coherent between the CPU and `dev`.
 ///
+/// What the types do not enforce: dropping it hands the memory back on the driver's word that
+/// the device no longer reads or writes it (its units stopped, or the chip reset, before the
+/// drop); a device still writing then corrupts freed memory (an IOMMU, where there is one,
+/// faults it instead). And CPU accesses from several threads to one field must be serialised
+/// by the driver (a lock): the accessors are volatile, which orders nothing between CPUs.
+///
 /// # Invariants
 ///
 /// `cpu_addr` points to `count` elements of `T` (`count * size_of::<T>()` bytes, non-zero)
@@ -154,8 +160,14 @@ pub struct CoherentAllocation<T: AsBytes + FromBytes> {
 // SAFETY: the allocation is plain memory owned by this value; access is by volatile reads and
 // writes of `FromBytes + AsBytes` data, which any thread may do.
 unsafe impl<T: AsBytes + FromBytes + Send> Send for CoherentAllocation<T> {}
-// SAFETY: shared access only does volatile reads/writes of plain data; races between them are
-// the same as races with the device, which the driver orders with barriers and locks.
+// SAFETY: shared access only does volatile reads and writes of single `FromBytes + AsBytes`
+// fields (any bit pattern is valid, so a torn or stale value is never an invalid one) and hands
+// out no reference into the memory. What the types do not rule out is two CPUs accessing one
+// field at once: in Rust's memory model that is a data race even with volatile accesses, as a
+// race with the device is. The kernel relies on such accesses behaving as C's
+// `READ_ONCE`/`WRITE_ONCE` (which is what they compile to), as upstream's `dma_read!` does for
+// the device's side; drivers keep CPU accesses to one field serialised by their locks (see
+// the type's documentation).
 unsafe impl<T: AsBytes + FromBytes + Sync> Sync for CoherentAllocation<T> {}
 
 impl<T: AsBytes + FromBytes> CoherentAllocation<T> {

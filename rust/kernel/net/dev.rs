@@ -19,22 +19,37 @@
 //! `stop`), the NAPI context (enabled and scheduled once after `open` succeeds, disabled before
 //! `stop`; a poll ends with
 //! [`Poll::done`](super::napi::Poll::done), which completes it when the poll did less than its
-//! budget) and a service work item (cancelled after `stop`). Rules that C states in comments
-//! are types here:
+//! budget), a service work item (cancelled after `stop`) and a reset work item that runs
+//! [`Operations::reset`] with RTNL (waited for after unregistering). Rules that C states in
+//! comments are types here:
 //!
 //! - the transmit buffer is a [`TxSkb`] branded with the call, so the only buffer a driver can
 //!   return as [`TxOutcome::Busy`] is the one it was given;
 //! - NAPI's poll-only operations are on the [`Poll`] the poll callback gets;
 //! - the multicast list can only be read through an [`AddrList`], which exists while the
 //!   address-list lock is held (given to `set_rx_mode`, or taken with [`Device::lock_addrs`]);
-//! - disabling NAPI for a reset needs an [`RtnlGuard`] and lasts for one closure
-//!   ([`Device::with_napi_disabled`]), so it is always undone;
+//! - disabling NAPI for a reset needs an [`Rtnl`] proof and lasts for one closure
+//!   ([`Device::with_napi_disabled`]), so it is always undone; across a suspend it stays off,
+//!   with the interrupt released, from [`Device::suspend_napi`] to [`Device::resume_napi`];
+//! - RTNL is taken only where sleeping is allowed: [`rtnl_lock`] wants a bus callback's `Core`
+//!   device, the reset work holds it for [`Operations::reset`], and the core's own RTNL
+//!   callbacks get the proof; there is no try-lock, which interrupt or softirq code could
+//!   reach;
 //! - what only the poll may touch while NAPI runs (a receive ring) is the driver's
 //!   [`Operations::PollState`], kept by the registration: a poll with a budget borrows it from
 //!   its [`Poll`] until [`Poll::done`] completes NAPI, and `open`, `stop` and the closures of
 //!   [`Device::with_napi_disabled`] and [`Device::with_napi_idle`] get it while NAPI is
 //!   disabled. No lock: such a poll runs only as the owner of NAPI's scheduled bit, and
 //!   disabling NAPI takes that bit, waiting for the running poll.
+//!
+//! # Not supported yet
+//!
+//! One transmit and one receive queue (`alloc_etherdev_mqs(.., 1, 1)`), one NAPI context, one
+//! interrupt line requested with `IRQF_SHARED` (INTx or a single MSI vector: no MSI-X vector
+//! per queue), Ethernet devices only, no XDP, no page pool, no scatter-gather transmit (a
+//! nonlinear frame is refused), no VLAN or checksum offload hooks beyond the feature bits.
+//! A multi-queue driver would need a NAPI context and a poll state per queue; the types keep
+//! those per device today.
 //!
 //! # Compared with upstream
 //!
@@ -252,8 +267,10 @@ pub struct Device(Opaque<bindings::net_device>);
 
 // SAFETY: the methods taking `&self` may run on any thread at once: they call C functions that
 // are safe concurrently (queue and carrier state are atomic bit operations; BQL and NAPI
-// scheduling are designed for it), copy the name under RTNL-free rules (see `name`), or read a
-// word-sized field with a volatile load.
+// scheduling are designed for it), read a word-sized field with a volatile load, hand out the
+// name buffer's address only (`name_ptr`), or copy the hardware address (`mac_addr`: the core
+// changes it under RTNL, so a copy made without RTNL may mix an old and a new address; bytes
+// either way, read through a raw pointer, no Rust reference to memory C writes).
 unsafe impl Sync for Device {}
 
 impl Device {
@@ -299,7 +316,8 @@ impl Device {
         unsafe { device::Device::<Bound>::from_raw((*self.as_raw()).dev.parent) }
     }
 
-    /// The device's current hardware address.
+    /// The device's current hardware address. Consistent under RTNL (or in a callback the core
+    /// makes with it); without it, a concurrent address change may give a mix of both.
     pub fn mac_addr(&self) -> MacAddr {
         let mut mac = [0u8; 6];
         // SAFETY: `dev_addr` points to at least `ETH_ALEN` bytes for an Ethernet device.
@@ -786,9 +804,9 @@ const NAPI_SUSPENDED: u8 = 3;
 /// # Invariants
 ///
 /// `dev` is the device; `data` is an `Arc<T>` leaked with [`Arc::into_raw`], reclaimed only after
-/// the device is unregistered; `irq` is touched only with RTNL held (open, stop) or with the
-/// device exclusively owned (registration failure, drop); `irq_line` came from an [`IrqRequest`]
-/// for the parent and never changes; `poll_state` is reached, while NAPI is enabled, only by a
+/// the device is unregistered; `irq` is touched only with RTNL held (open, stop, suspend_napi,
+/// resume_napi) or with the device exclusively owned (registration failure, drop); `irq_line`
+/// came from an [`IrqRequest`] for the parent and never changes; `poll_state` is reached, while NAPI is enabled, only by a
 /// poll with a budget until it calls [`Poll::done`] (see [`Poll`]'s invariant) and, while NAPI
 /// is disabled, only by the one holder `napi_state` says it is lent to.
 #[repr(C)]
@@ -796,8 +814,9 @@ struct Priv<T: Operations> {
     header: PrivHeader,
     dev: *mut bindings::net_device,
     data: *const T,
-    /// The interrupt while the device is open; touched only by the open/stop adapters, which
-    /// the core serialises under RTNL, and by `Registration::drop`.
+    /// The interrupt while the device is open; touched only under RTNL (the open/stop adapters,
+    /// which the core serialises under it, `suspend_napi`, `resume_napi`) and by
+    /// `Registration::drop`.
     irq: UnsafeCell<Option<IrqBox<T>>>,
     /// The interrupt line to request at `open`, from the registration's [`IrqRequest`].
     irq_line: Option<u32>,

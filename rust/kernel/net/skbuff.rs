@@ -35,6 +35,16 @@
 //! [`SkBuff`], whose data is known to be initialised). The stack's buffers hold data the stack
 //! wrote.
 //!
+//! # What the types do not enforce
+//!
+//! That the device is done with a buffer. Ending a mapping ([`RxMapping::replace`], dropping an
+//! [`RxMapping`], [`TxSlots::unmap`], dropping a [`TxSlots`]) hands the memory back to the CPU,
+//! and so to the stack or the allocator, on the driver's word that the device has finished
+//! with it: a receive descriptor it completed, a transmit command it completed, or its units
+//! stopped (a chip reset) before a ring is torn down. Only the device's status words know, and
+//! reading them is the driver's business; a device that writes after that corrupts memory that
+//! is no longer the buffer's (an IOMMU, where there is one, turns it into a fault).
+//!
 //! # Compared with upstream
 //!
 //! Upstream Rust has no socket-buffer abstraction as of Linux 6.18 (only the PHY abstraction
@@ -61,8 +71,13 @@ use core::ptr::NonNull;
 /// # Invariants
 ///
 /// `self.0` points to a valid `sk_buff` that this value owns: no one else frees it or moves
-/// its data. Its data is initialised, and may be shared with clones, so it is never written
-/// through this type.
+/// its data. Its data may be shared with clones, so it is never written through this type.
+///
+/// Its bytes are memory the kernel allocated, but not all were written by a CPU: a frame a
+/// device received and the stack forwards back out (routing, a bridge) holds what that device
+/// wrote, up to the length its descriptor claimed, and a faulty device that claimed more than
+/// it wrote leaves stale heap bytes there. [`SkBuff::data`] reads them as C does: to the
+/// compiler they are initialised (it never saw the allocation), their values are not known.
 pub struct SkBuff(NonNull<bindings::sk_buff>);
 
 // SAFETY: an owned `sk_buff` may be handed to and freed on any CPU.
@@ -73,8 +88,7 @@ impl SkBuff {
     ///
     /// # Safety
     ///
-    /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up, and whose data is
-    /// initialised (as any buffer the stack wrote).
+    /// `ptr` must be a valid `sk_buff` whose ownership the caller gives up.
     #[inline]
     pub(crate) unsafe fn from_raw(ptr: NonNull<bindings::sk_buff>) -> Self {
         // INVARIANT: the caller hands over ownership.
@@ -604,7 +618,8 @@ impl TxSlots {
     }
 
     /// Ends slot `i`'s mapping and returns its frame (`None` for an empty slot or none at
-    /// all); the device must be done with it.
+    /// all). The device must be done with it: the caller's word, not checked (see the
+    /// [module documentation](self)).
     #[inline]
     pub fn unmap(&mut self, i: usize) -> Option<SkBuff> {
         let s = self.slots.get_mut(i)?.take()?;
