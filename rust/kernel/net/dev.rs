@@ -858,7 +858,9 @@ impl<T: Operations> irq::Handler for NetdevIrq<T> {
 ///
 /// `dev` is a device registered by `Registration<T>` and not yet freed, and the caller holds RTNL
 /// (or owns the device exclusively).
-unsafe fn irq_slot<'a, T: Operations>(dev: *const bindings::net_device) -> &'a mut Option<IrqBox<T>> {
+unsafe fn irq_slot<'a, T: Operations>(
+    dev: *const bindings::net_device,
+) -> &'a mut Option<IrqBox<T>> {
     // SAFETY: the caller guarantees validity and exclusive access under RTNL.
     unsafe { &mut *(*priv_of::<T>(dev)).irq.get() }
 }

@@ -1378,8 +1378,9 @@ impl<const H: usize> RxMapping<H> {
         let dir = bindings::dma_data_direction_DMA_BIDIRECTIONAL;
         // SAFETY: `data .. data + len` lies inside `buf`'s allocation (checked above); `dev`
         // is bound.
-        let addr =
-            unsafe { bindings::dma_map_single(dev.as_raw(), rx_data(&buf).cast(), len as usize, dir) };
+        let addr = unsafe {
+            bindings::dma_map_single(dev.as_raw(), rx_data(&buf).cast(), len as usize, dir)
+        };
         if mapping_failed(dev, addr) {
             return Err((buf, ENOMEM));
         }
