@@ -22,11 +22,11 @@ impl kernel::Module for M {
 
 use kernel::{
     device::{Bound, Core},
-    dma::CoherentAllocation,
     devres::Devres,
+    dma::CoherentAllocation,
     net::{dev::rtnl_lock, skbuff::RxMapping},
-    revocable::Revocable,
     pci,
+    revocable::Revocable,
 };
 
 use kernel::net::{
