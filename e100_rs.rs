@@ -59,7 +59,7 @@
 //! do), loads the CU and RU base addresses (0), queues Configure, the multicast filter and the
 //! Individual Address, points the statistics dump at [`Mem`] and starts the RU: each SCB command
 //! waits for the SCB sleeping, up to e100.c's 100 ms, on rings not yet handed to the CU lock.
-//! Then the rings go to the data path, the queue is started and interrupts unmasked; the service
+//! Then the rings go to the data path, the queue is woken and interrupts unmasked; the service
 //! task reports the link and configures the MAC for it. `stop` resets the chip (which stops both
 //! units and masks interrupts), frees every buffer and keeps the rings.
 //!
@@ -156,20 +156,17 @@
 //! a frame longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
 //! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
 //!
-//! Frames go up through GRO (e100.c hands them to `netif_receive_skb`, past it), which coalesces
-//! TCP segments, but for UDP datagrams GRO could not merge (`Receiver::receive`): the 8255x gives
-//! no receive checksum, and GRO would verify every datagram in software, and walk its layers,
-//! before the socket may drop it. Under a UDP flood most are dropped, and that work (about 0.35x
-//! of e100.c's per-frame kernel cost, the checksum the largest part) was CPU time the reader
-//! lost: it got 0.75-0.82x of e100.c's delivery at four times the lossless rate, and some trials
-//! collapsed (see the README). Such datagrams go straight up as e100.c's do; GRO still takes
-//! them while a UDP tunnel or a `UDP_GRO` socket is open, or UDP GRO forwarding is on.
+//! Frames go up with `netif_receive_skb` (`Receiver::receive`), as e100.c hands them up. Not
+//! GRO: the 8255x gives no receive checksum, so GRO would verify every frame in software before
+//! a socket could drop it, CPU time a reader loses under a flood.
 //!
 //! ## Interrupts and NAPI
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
-//! schedules NAPI. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
+//! schedules NAPI. The mask, the SCB command word's high byte, is written under the CU lock
+//! here and when a poll unmasks, as e100.c does under its `cmd_lock`, never at once with a
+//! command in the low byte. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
 //! not flagged as possibly stopped, the last receive poll not out of budget), and netpoll's,
 //! cleans the CB ring only (if a CB may be in flight), without touching the RFA. Otherwise poll
 //! cleans at most `budget` received frames, restarts the RU if it stopped, completes
@@ -292,10 +289,11 @@
 //! barrier between. A dump that completes only after the task stopped waiting is folded in at
 //! the next run, before the block is cleared, so no counts are lost. On an 82557 (up to the
 //! C-step) every run also queues Configure and the multicast list again, e100.c's workaround for
-//! that chip's multicast lock-up. The transmit watchdog (2 s) flags a reset for the service
-//! task, which takes RTNL with a trylock (our `stop` holds RTNL while it waits for this task,
-//! so a blocking lock could deadlock; if RTNL is busy the flag stays and the next run, a
-//! watchdog period later, tries again) and takes the interface down and up with NAPI off.
+//! that chip's multicast lock-up. The transmit watchdog (2 s) asks the abstraction for a reset
+//! ([`net::dev::Device::schedule_reset`]), whose work item takes RTNL, as e100.c's
+//! `tx_timeout_task` does, and, if the interface is still up, calls our `reset`, which takes
+//! the interface down and up with NAPI off. (`stop` cancels only the service task: the reset
+//! work waits for the RTNL `stop` holds, finds the interface down and does nothing.)
 //! `down` stops the queue with `netif_tx_disable` (which waits for a transmit in flight on
 //! another CPU, so none is inside the SCB while the chip is reset) and drops the carrier
 //! before resetting, as e100.c's does; the watchdog raises it again and reconfigures the MAC.
@@ -303,13 +301,14 @@
 //! ## Power management and wake-on-LAN
 //!
 //! Suspend (and hibernation's freeze and power-off) takes RTNL, marks the driver `suspended`
-//! under `link` (the service task then leaves the hardware alone, and a pending transmit-timeout
-//! reset is dropped: resume starts afresh), detaches the device from the stack (no transmit, no
-//! transmit watchdog, no netpoll), takes the hardware down as `stop` does if the interface is
-//! up, arms wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the
+//! under `link` (the service task and the reset work then leave the hardware alone: resume
+//! starts afresh), detaches the device from the stack (no transmit, no transmit watchdog, no
+//! netpoll), takes the hardware down as `stop` does if the interface is up, with NAPI kept off
+//! and the interrupt line released until resume (`suspend_napi`, as e100.c's e100_down frees
+//! its IRQ), arms wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the
 //! configuration space and puts the device into D3hot, with PME# enabled if the device may
-//! wake the system. Resume reverses it: bus mastering, then, if the interface is up, the whole
-//! bring-up on the kept rings (reset, self-test, PHY selected and its settings applied again,
+//! wake the system. Resume reverses it: bus mastering, then, if the interface is up, the interrupt
+//! requested again and the whole bring-up on the kept rings (reset, self-test, PHY selected and its settings applied again,
 //! Configure, address, filter, RU start), then the device attached to the stack again; the
 //! watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the same
 //! way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
@@ -375,11 +374,13 @@
 //!   read-modify-writes ([`stats::DataCounters`]).
 //!
 //! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
-//! can only be read through the `AddrList` that the held address-list lock gives; GRO, NAPI
-//! completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
+//! can only be read through the `AddrList` that the held address-list lock gives; handing frames
+//! up, NAPI completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
 //! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs
 //! the unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
-//! (`with_napi_disabled`), after which it comes back, and the RFA is reachable only from the
+//! (`with_napi_disabled`), after which it comes back, or from suspend to resume; RTNL can be
+//! taken only where a bus callback's `Core` device proves sleeping is allowed (there is no
+//! try-lock for a poll to reach), and the RFA is reachable only from the
 //! poll (until `Poll::done`), from such a closure or `with_napi_idle`'s while down, or from
 //! `open`/`stop`; the buffer a transmit returns as busy
 //! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
@@ -1375,10 +1376,16 @@ impl Nic {
                 r
             })
             .map(|r| r.and_then(|r| r));
-        if res.is_none() {
-            // Down: only the wake-up arming to undo.
-            let _ = dev.with_napi_idle::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
-            resumed();
+        match res {
+            None => {
+                // Down: only the wake-up arming to undo.
+                let _ = dev.with_napi_idle::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
+                resumed();
+            }
+            // No interrupt line: the closure did not run. The hardware is the reset's to bring
+            // back (it requests the line again).
+            Some(Err(_)) => resumed(),
+            Some(Ok(())) => {}
         }
         dev.attach();
         if dev.is_running() {

@@ -39,11 +39,6 @@
  *	(SO_TIMESTAMPING with SOF_TIMESTAMPING_TX_SOFTWARE, which only the driver's
  *	skb_tx_timestamp() gives) and prints how many came back on the error queue within 2 s
  *	of each send.
- *   rawpkt udp-gro-hold
- *	Holds a UDP socket with UDP_GRO set until killed, printing "ready" once it is set: while
- *	it is open the kernel's UDP GRO looks for a socket to merge for (the static key a UDP
- *	tunnel sets too), so a driver that passes UDP datagrams past GRO when none could be merged
- *	must hand them to GRO again.
  *   rawpkt malformed IFACE PEER
  *	Asks PEER (scripts/raw-peer.py, a host process on the guest's dgram wire) once for its
  *	malformed frames: runts, legal frames at both limits, oversize frames up to 60000 bytes,
@@ -538,24 +533,6 @@ static int txstamp(const char *host, int port, int n)
 	return 0;
 }
 
-#ifndef UDP_GRO
-#define UDP_GRO 104 /* <linux/udp.h> */
-#endif
-
-static int udp_gro_hold(void)
-{
-	int one = 1, fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	if (fd < 0 || setsockopt(fd, IPPROTO_UDP, UDP_GRO, &one, sizeof(one)) < 0) {
-		perror("udp-gro-hold");
-		return 1;
-	}
-	printf("ready\n");
-	fflush(stdout);
-	for (;;)
-		pause();
-}
-
 static int malformed(int fd, const unsigned char *peer)
 {
 	unsigned char f[2048];
@@ -614,8 +591,6 @@ int main(int argc, char **argv)
 		return flood(open_sock(argv[2]), atoi(argv[3]));
 	if (argc >= 5 && !strcmp(argv[1], "txstamp") && atoi(argv[4]) > 0)
 		return txstamp(argv[2], atoi(argv[3]), atoi(argv[4]));
-	if (argc >= 2 && !strcmp(argv[1], "udp-gro-hold"))
-		return udp_gro_hold();
 	if (argc >= 3 && !strcmp(argv[1], "damaged"))
 		return damaged_frames(open_sock(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "icmp-len") && atoi(argv[3]) > 0)
@@ -626,6 +601,6 @@ int main(int argc, char **argv)
 		return quit(open_sock(argv[2]), peer);
 	fprintf(stderr, "usage: rawpkt serve IFACE | request IFACE PEER DST N | quit IFACE PEER |"
 			" unjoined IFACE | flood IFACE N | damaged IFACE | icmp-len IFACE N |"
-			" txstamp HOST PORT N | udp-gro-hold | malformed IFACE PEER\n");
+			" txstamp HOST PORT N | malformed IFACE PEER\n");
 	return 2;
 }

@@ -139,15 +139,9 @@ iperf_udp iperf-udp-host-to-guest rx -R
 
 # Which way received frames go up, counted by kprobes on the two ways while iperf3 sends to the
 # guest for 2 s (rx_packets counts the frames): e100.c hands every frame to netif_receive_skb
-# ("direct"); e100_rs hands TCP segments to GRO (napi_gro_receive) and UDP datagrams straight up,
-# GRO having nothing to merge them for, but to GRO again while something could take them merged:
-# a UDP_GRO socket (or a UDP tunnel) open, or the interface's rx-udp-gro-forwarding on. A way is
-# taken when at least 90% of the frames went by it and at most 10% by the other (the iperf3
-# control connection's segments go by GRO on e100_rs in the UDP runs).
-case "$drv" in
-e100) rxp_tcp=direct rxp_udp=direct rxp_udp_gro=direct ;;
-*) rxp_tcp=gro rxp_udp=direct rxp_udp_gro=gro ;;
-esac
+# ("direct"), and so does e100_rs (kernel::net::napi::Receiver::receive). A way is taken when at
+# least 90% of the frames went by it and at most 10% by the other.
+rxp_tcp=direct rxp_udp=direct
 rxp_ok=0
 if kprobe_add_kernel rxgro napi_gro_receive && kprobe_add_kernel rxdirect netif_receive_skb; then
 	rxp_ok=1
@@ -176,23 +170,6 @@ rx_path() { # rx_path NAME WANT(gro|direct) IPERF3-ARGS...
 }
 rx_path rx-path-tcp "$rxp_tcp"
 rx_path rx-path-udp "$rxp_udp" -u -b "$UDP_RATE" -l 1400
-/bin/rawpkt udp-gro-hold >/tmp/gro-hold.txt 2>&1 &
-hold=$!
-if wait_for 3 grep -qx ready /tmp/gro-hold.txt; then
-	rx_path rx-path-udp-gro-socket "$rxp_udp_gro" -u -b "$UDP_RATE" -l 1400
-else
-	begin rx-path-udp-gro-socket
-	fail rx-path-udp-gro-socket "no UDP_GRO socket: $(cat /tmp/gro-hold.txt)"
-fi
-kill "$hold" 2>/dev/null
-wait "$hold" 2>/dev/null
-if ethtool -K "$ifc" rx-udp-gro-forwarding on >/tmp/gro-fwd.txt 2>&1; then
-	rx_path rx-path-udp-gro-forwarding "$rxp_udp_gro" -u -b "$UDP_RATE" -l 1400
-	ethtool -K "$ifc" rx-udp-gro-forwarding off
-else
-	begin rx-path-udp-gro-forwarding
-	fail rx-path-udp-gro-forwarding "ethtool -K $ifc rx-udp-gro-forwarding on: $(cat /tmp/gro-fwd.txt)"
-fi
 for p in rxgro rxdirect; do
 	[ ! -d "$TRACING/events/e100test/$p" ] || kprobe_del "$p"
 done

@@ -9,14 +9,16 @@
 //! succeeds and disabled before its `stop`. Drivers never hold the context itself. They schedule it
 //! with [`Device::napi_schedule`](super::dev::Device::napi_schedule), from any context; they get a
 //! [`Poll`] inside their poll callback, and only there, for what only a poll may do (hand frames to
-//! GRO, free transmitted buffers the NAPI way). A poll ends only through [`Poll::done`], which
+//! the stack, free transmitted buffers the NAPI way). A poll ends only through [`Poll::done`], which
 //! calls `napi_complete_done()` when the poll did less than its budget and then runs the driver's
 //! re-arming (its interrupt unmasked) if NAPI agrees the poll is over: a poll that reports less
 //! than its budget cannot leave NAPI uncompleted, nor complete it twice, and the re-arming passed
 //! to `done` runs only once NAPI has completed. Disabling NAPI outside open and stop (for a reset)
 //! takes an RTNL proof and lasts for one closure
 //! ([`Device::with_napi_disabled`](super::dev::Device::with_napi_disabled)), so it is always
-//! undone. What the poll owns (a receive ring) is the driver's
+//! undone; across a suspend it stays disabled from
+//! [`Device::suspend_napi`](super::dev::Device::suspend_napi) to
+//! [`Device::resume_napi`](super::dev::Device::resume_napi). What the poll owns (a receive ring) is the driver's
 //! [`Operations::PollState`](super::dev::Operations::PollState): a poll with a budget borrows it
 //! from its `Poll` ([`Poll::receiver_and_state`]) until `done`, and open, stop and the closures of
 //! `with_napi_disabled` and `with_napi_idle` get it while NAPI is disabled, so it needs no lock;
@@ -285,20 +287,22 @@ impl Receiver<'_> {
     /// Returns whether it was sent to a group (multicast or broadcast) address;
     /// [`EINVAL`](crate::error::code::EINVAL) (the buffer dropped) where `into_frame` fails.
     ///
-    /// The frame goes up through GRO (`napi_gro_receive()`), as by [`Poll::gro_receive`].
+    /// The frame goes up with `netif_receive_skb()`, as e100.c hands up its frames (a driver
+    /// that wants GRO makes the frame with [`RxBuf::into_frame`] and hands it to
+    /// [`Poll::gro_receive`]).
     ///
-    /// One step where [`RxBuf::into_frame`] and [`Poll::gro_receive`] are two: the frame is
-    /// made for the device whose poll this is, so it needs no check that it is that device's.
+    /// One step where [`RxBuf::into_frame`] and a hand-over are two: the frame is made for the
+    /// device whose poll this is, so it needs no check that it is that device's.
     #[inline(always)]
     pub fn receive(self, buf: RxBuf, offset: u32, len: u32) -> Result<bool> {
         // SAFETY: the NAPI context is valid during its poll (type invariant), and so is its
         // device, valid while its NAPI context runs.
         let (frame, group) = unsafe { buf.into_frame_for(offset, len, (*self.napi).dev) }?;
         // SAFETY: inside this context's poll with a budget (type invariant), with bottom halves
-        // disabled, as GRO wants; the buffer is a received frame of this NAPI context's device
-        // (made for it just above), whose `dev` and protocol `eth_type_trans` set. Its
-        // ownership passes to the stack.
-        unsafe { bindings::napi_gro_receive(self.napi, frame.into_raw().as_ptr()) };
+        // disabled; the buffer is a received frame of this NAPI context's device (made for it
+        // just above), whose `dev` and protocol `eth_type_trans` set. Its ownership passes to
+        // the stack.
+        unsafe { bindings::netif_receive_skb(frame.into_raw().as_ptr()) };
         Ok(group)
     }
 }
