@@ -102,59 +102,59 @@
 //! socket buffer holds a 16-byte RFD header followed by room for a VLAN-tagged maximum frame,
 //! mapped bidirectionally since the CPU writes headers and the device writes frames. One RFD, the
 //! stop point, has EL set and size 0, so the RU never receives into it: reaching it, the RU goes to
-//! "no resources" (RNR). Poll hands each completed frame up after replacing its buffer: a fresh
-//! one from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's `Receiver`, which exists
-//! only in a poll with a budget), its header written before it is mapped, is mapped into the slot
-//! in the frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are
-//! not cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be
-//! had, the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD a
-//! poll refills or re-arms is written as a stop point (its link 0: the RU never follows a stop
-//! point's link, and an RFD loses EL only with its link published first or while the RU cannot
-//! reach it), and the one refilled before it in the same poll becomes an ordinary RFD in the
-//! write that links it to the new buffer; the old stop point, which the RU cannot pass meanwhile,
-//! is restored last: its link, then its status and command with EL cleared, then its size, each
-//! published to the device on its own (a write barrier, and a sync where the mapping needs one:
-//! `Head::publish`). A device reading it meanwhile never sees EL clear
-//! beside the link to a buffer the poll took away, nor room in an RFD that still ends the list; one
-//! that reads it between the last two writes completes it empty, and the poll re-arms it (below).
-//! The newest RFD is then the only stop point again, with no write of its own. If
-//! the RU is not ready after that, it is restarted at the next RFD to clean, but only once that RFD
-//! holds no frame, so nothing the RU wrote is overwritten before it is delivered. Whether the RU
-//! stopped is learnt from the RNR interrupt cause and from the SCB's RU status. One flag,
-//! "stopped", says the RU may be out of the ready state: an RNR, the watchdog's request (a poll
-//! every period, as e100.c's software interrupt, the safety net), an RU_START just issued, or a
-//! pass that reached the stop point. The SCB is read for it only by a poll that could restart
-//! the RU, one whose next RFD to clean holds no frame (as e100.c reads it only at its stop
-//! point): such a poll takes the flag, reads the RU status, and sets the flag again unless the RU
-//! is ready, and looks at that RFD again after the read (a ready RU may fill it and stop in
-//! between; a stopped one writes nothing). Any other poll leaves the flag set and reads nothing:
-//! while the backlog an overflow left is cleaned, a budget a poll, no register is read. The flag
-//! stays set through an RU_START, whether the SCB takes it or not: an RNR that comes meanwhile is
-//! not lost, and a start the chip did not act on, which leaves that RFD empty, is found by the
-//! next poll. A lost RNR, or a lost start with no poll after it, is found within a watchdog
-//! period, so receive-only traffic cannot stay dead. The data path's other polls read no register
-//! (but one that meets an empty RFD, below). On a chip an RFD completed with no frame in it is
-//! counted as dropped and re-armed. On QEMU's model it comes in three ways. The model writes
-//! the status before the count and data, completes a stop point it raced with empty before stopping (the RU then not ready, the frame
-//! queued in QEMU for the restart), and completes empty an old stop point it reads between the
-//! restore's last two writes and goes on, the RU still ready; upstream then returns the 0 bytes it
-//! took, which QEMU's net layer reads as "cannot receive now": it holds that frame and every later
-//! one until an RU Start. The poll meeting an empty RFD looks at the next one and, if that is not
-//! complete, reads the SCB (the model finishes a frame before it answers). With the next RFD
-//! complete or the RU stopped it reads the RFD again: a count now is a frame to deliver; still
-//! none, the RFD is re-armed in place, nothing counted. With the RU ready the pass stops there, and
-//! after it the RFD is read again: a count is a frame still being written, left for the poll its
-//! own interrupt brings; still none and the next RFD still empty, the model went on and took
-//! nothing since, so the RFD is re-armed in place and the RU started at the next RFD to clean,
-//! where the model stands (its queue then flows again; e100.c never starts a ready RU, and receives
-//! nothing more for the rest of the boot). A second flag, "held", keeps that up, every receive poll
-//! and the watchdog's starting the RU again, until a poll's pass takes an RFD (the model's queue
-//! moves again): a start the SCB refused or the model did not act on is tried again, though the RU
-//! reads ready. The same write order leaves a window no driver can close: a count already written
-//! over data still to come. Frames without the OK bit are dropped (the hardware counters count
-//! them); frames longer than 1518 bytes count as `rx_over_length_errors`. The 82557 cannot receive
-//! a frame longer than 1518 bytes at all (Configure's long-frame bit came with the 82558), so its
-//! net_device is VLAN-challenged, as in e100.c: the stack refuses VLANs on it.
+//! "no resources" (RNR). Poll hands each completed frame up after replacing its buffer: a fresh one
+//! from NAPI's per-CPU cache (`napi_alloc_skb`, through the poll's `Receiver`, which exists only in
+//! a poll with a budget), its header written before it is mapped, is mapped into the slot in the
+//! frame's place (`RxMapping::replace`: the slot keeps its device reference); buffers are not
+//! cleared, as in e100.c (the CPU reads back only the header it wrote). If no buffer can be had,
+//! the frame is dropped and the old buffer re-armed, so the ring never shrinks. Every RFD a poll
+//! refills or re-arms is written as a stop point (its link 0: the RU never follows a stop point's
+//! link, and an RFD loses EL only with its link published first or while the RU cannot reach it),
+//! and the one refilled before it in the same poll becomes an ordinary RFD in the write that links
+//! it to the new buffer; the old stop point, which the RU cannot pass meanwhile, is restored last:
+//! its link, then its status and command with EL cleared, then its size, each published to the
+//! device on its own (a write barrier, and a sync where the mapping needs one: `Head::publish`). A
+//! device reading it meanwhile never sees EL clear beside the link to a buffer the poll took away,
+//! nor room in an RFD that still ends the list; one that reads it between the last two writes
+//! completes it empty, and the poll re-arms it (below). The newest RFD is then the only stop point
+//! again, with no write of its own. If the RU is not ready after that, it is restarted at the next
+//! RFD to clean, but only once that RFD holds no frame, so nothing the RU wrote is overwritten
+//! before it is delivered. Whether the RU stopped is learnt from the RNR interrupt cause and from
+//! the SCB's RU status. One flag, "stopped", says the RU may be out of the ready state: an RNR, the
+//! watchdog's request (a poll every period, as e100.c's software interrupt, the safety net), an
+//! RU_START just issued, or a pass that reached the stop point. The SCB is read for it only by a
+//! poll that could restart the RU, one whose next RFD to clean holds no frame (as e100.c reads it
+//! only at its stop point): such a poll takes the flag, reads the RU status, and sets the flag
+//! again unless the RU is ready, and looks at that RFD again after the read (a ready RU may fill it
+//! and stop in between; a stopped one writes nothing). Any other poll leaves the flag set and reads
+//! nothing: while the backlog an overflow left is cleaned, a budget a poll, no register is read.
+//! The flag stays set through an RU_START, whether the SCB takes it or not: an RNR that comes
+//! meanwhile is not lost, and a start the chip did not act on, which leaves that RFD empty, is
+//! found by the next poll. A lost RNR, or a lost start with no poll after it, is found within a
+//! watchdog period, so receive-only traffic cannot stay dead. The data path's other polls read no
+//! register (but one that meets an empty RFD, below). On a chip an RFD completed with no frame in
+//! it is counted as dropped and re-armed. On QEMU's model it comes in three ways. The model writes
+//! the status before the count and data, completes a stop point it raced with empty before stopping
+//! (the RU then not ready, the frame queued in QEMU for the restart), and completes empty an old
+//! stop point it reads between the restore's last two writes and goes on, the RU still ready;
+//! upstream then returns the 0 bytes it took, which QEMU's net layer reads as "cannot receive now":
+//! it holds that frame and every later one until an RU Start. The poll meeting an empty RFD looks
+//! at the next one and, if that is not complete, reads the SCB (the model finishes a frame before
+//! it answers). With the next RFD complete or the RU stopped it reads the RFD again: a count now is
+//! a frame to deliver; still none, the RFD is re-armed in place, nothing counted. With the RU ready
+//! the pass stops there, and after it the RFD is read again: a count is a frame still being
+//! written, left for the poll its own interrupt brings; still none and the next RFD still empty,
+//! the model went on and took nothing since, so the RFD is re-armed in place and the RU started at
+//! the next RFD to clean, where the model stands (its queue then flows again; e100.c never starts a
+//! ready RU, and receives nothing more for the rest of the boot). A second flag, "held", keeps that
+//! up, every receive poll and the watchdog's starting the RU again, until a poll's pass takes an
+//! RFD (the model's queue moves again): a start the SCB refused or the model did not act on is
+//! tried again, though the RU reads ready. The same write order leaves a window no driver can
+//! close: a count already written over data still to come. Frames without the OK bit are dropped
+//! (the hardware counters count them); frames longer than 1518 bytes count as
+//! `rx_over_length_errors`. The 82557 cannot receive a frame longer than 1518 bytes at all
+//! (Configure's long-frame bit came with the 82558), so its net_device is VLAN-challenged, as in
+//! e100.c: the stack refuses VLANs on it.
 //!
 //! Frames go up with `netif_receive_skb` (`Receiver::receive`), as e100.c hands them up. Not
 //! GRO: the 8255x gives no receive checksum, so GRO would verify every frame in software before
@@ -164,19 +164,19 @@
 //!
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
-//! schedules NAPI. The mask, the SCB command word's high byte, is written under the CU lock
-//! here and when a poll unmasks, as e100.c does under its `cmd_lock`, never at once with a
-//! command in the low byte. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU
-//! not flagged as possibly stopped, the last receive poll not out of budget), and netpoll's,
-//! cleans the CB ring only (if a CB may be in flight), without touching the RFA. Otherwise poll
-//! cleans at most `budget` received frames, restarts the RU if it stopped, completes
-//! transmitted CBs and wakes the queue (the skbs are unmapped and taken off the ring in batches
-//! of 16 under the CU lock, and freed with `napi_consume_skb` after it is dropped), and ends with
-//! `Poll::done` and the work done: when that is less than the budget, NAPI is completed and, if
-//! NAPI agrees it is done, the device unmasked through the register block the poll already holds
-//! (not while suspended: the hardware is the PM callbacks' then). A poll that finds the BAR gone
-//! does no work, so NAPI is completed all the same. netpoll runs the same handler and poll, with
-//! interrupts disabled and from any context.
+//! schedules NAPI. The mask, the SCB command word's high byte, is written under the CU lock here
+//! and when a poll unmasks, as e100.c does under its `cmd_lock`, never at once with a command in
+//! the low byte. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU not
+//! flagged as possibly stopped, the last receive poll not out of budget), and netpoll's, cleans the
+//! CB ring only (if a CB may be in flight), without touching the RFA. Otherwise poll cleans at most
+//! `budget` received frames, restarts the RU if it stopped, completes transmitted CBs and wakes the
+//! queue (the skbs are unmapped and taken off the ring in batches of 16 under the CU lock, and
+//! freed with `napi_consume_skb` after it is dropped), and ends with `Poll::done` and the work
+//! done: when that is less than the budget, NAPI is completed and, if NAPI agrees it is done, the
+//! device unmasked through the register block the poll already holds (not while suspended: the
+//! hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
+//! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
+//! from any context.
 //!
 //! A poll does only the work its causes call for, where e100.c always does both halves. The RFA:
 //! when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the watchdog, an
@@ -300,24 +300,24 @@
 //!
 //! ## Power management and wake-on-LAN
 //!
-//! Suspend (and hibernation's freeze and power-off) takes RTNL, marks the driver `suspended`
-//! under `link` (the service task and the reset work then leave the hardware alone: resume
-//! starts afresh), detaches the device from the stack (no transmit, no transmit watchdog, no
-//! netpoll), takes the hardware down as `stop` does if the interface is up, with NAPI kept off
-//! and the interrupt line released until resume (`suspend_napi`, as e100.c's e100_down frees
-//! its IRQ), arms wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the
-//! configuration space and puts the device into D3hot, with PME# enabled if the device may
-//! wake the system. Resume reverses it: bus mastering, then, if the interface is up, the interrupt
-//! requested again and the whole bring-up on the kept rings (reset, self-test, PHY selected and its settings applied again,
-//! Configure, address, filter, RU start), then the device attached to the stack again; the
-//! watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the same
-//! way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
-//! magic packet if wake-on-LAN is on (e100.c's `e100_shutdown`). PME is cleared at probe.
-//! PCI error recovery follows e100.c: an error report quiesces as suspend does (without arming
-//! wake-up) and asks for a slot reset unless the channel failed for good; after the reset,
-//! function 0 resets the chip and selects its PHY again; on resume PME is cleared and the
-//! device revived as after a sleep. (QEMU's `-M pc` has no way to inject a PCI error, so this
-//! path runs only on real hardware; its parts are the suspend path's.)
+//! Suspend (and hibernation's freeze and power-off) takes RTNL, marks the driver `suspended` under
+//! `link` (the service task and the reset work then leave the hardware alone: resume starts
+//! afresh), detaches the device from the stack (no transmit, no transmit watchdog, no netpoll),
+//! takes the hardware down as `stop` does if the interface is up, with NAPI kept off and the
+//! interrupt line released until resume (`suspend_napi`, as e100.c's e100_down frees its IRQ), arms
+//! wake-on-LAN if it is on, and stops bus mastering. The PCI core then saves the configuration
+//! space and puts the device into D3hot, with PME# enabled if the device may wake the system.
+//! Resume reverses it: bus mastering, then, if the interface is up, the interrupt requested again
+//! and the whole bring-up on the kept rings (reset, self-test, PHY selected and its settings
+//! applied again, Configure, address, filter, RU start), then the device attached to the stack
+//! again; the watchdog raises the carrier once the PHY reports link. The shutdown hook quiesces the
+//! same way and, when the system powers off, puts the device into D3hot itself, PME# armed for a
+//! magic packet if wake-on-LAN is on (e100.c's `e100_shutdown`). PME is cleared at probe. PCI error
+//! recovery follows e100.c: an error report quiesces as suspend does (without arming wake-up) and
+//! asks for a slot reset unless the channel failed for good; after the reset, function 0 resets the
+//! chip and selects its PHY again; on resume PME is cleared and the device revived as after a
+//! sleep. (QEMU's `-M pc` has no way to inject a PCI error, so this path runs only on real
+//! hardware; its parts are the suspend path's.)
 //!
 //! Wake-on-LAN is the magic packet only, on the 82558 and later when the EEPROM says the board
 //! is wired for it (which also turns it on by default), and never on the 82559ER, which
@@ -373,21 +373,20 @@
 //! - `counters`: not a lock: the software counters are atomics, added to with relaxed
 //!   read-modify-writes ([`stats::DataCounters`]).
 //!
-//! Rules this driver used to keep by hand are now the abstractions' types: the multicast list
-//! can only be read through the `AddrList` that the held address-list lock gives; handing frames
-//! up, NAPI completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
-//! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs
-//! the unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
-//! (`with_napi_disabled`), after which it comes back, or from suspend to resume; RTNL can be
-//! taken only where a bus callback's `Core` device proves sleeping is allowed (there is no
-//! try-lock for a poll to reach), and the RFA is reachable only from the
-//! poll (until `Poll::done`), from such a closure or `with_napi_idle`'s while down, or from
-//! `open`/`stop`; the buffer a transmit returns as busy
-//! can only be the one it was given (`TxSkb` is branded with the call); receive buffers, the
-//! only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
-//! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD
-//! header, whose fields' offsets are checked at compile time and whose presence is the slot's
-//! type, `RxMapping<RFD_LEN>`: no length is checked on the data path); the BAR, DMA memory and the
+//! Rules this driver used to keep by hand are now the abstractions' types: the multicast list can
+//! only be read through the `AddrList` that the held address-list lock gives; handing frames up,
+//! NAPI completion and `napi_consume_skb` exist only on the `Poll` a poll gets, and a poll can only
+//! end by giving it up to `Poll::done`, which completes NAPI (never twice) and only then runs the
+//! unmask; NAPI can be disabled for a reset only with an RTNL proof, for one closure
+//! (`with_napi_disabled`), after which it comes back, or from suspend to resume; RTNL can be taken
+//! only where a bus callback's `Core` device proves sleeping is allowed (there is no try-lock for a
+//! poll to reach), and the RFA is reachable only from the poll (until `Poll::done`), from such a
+//! closure or `with_napi_idle`'s while down, or from `open`/`stop`; the buffer a transmit returns
+//! as busy can only be the one it was given (`TxSkb` is branded with the call); receive buffers,
+//! the only ones written into, are a type of their own (`RxBuf`); mapped bytes are read only
+//! between the sync calls (`RxMapping::read_with`, and `read_head`/`update_head` for an RFD header,
+//! whose fields' offsets are checked at compile time and whose presence is the slot's type,
+//! `RxMapping<RFD_LEN>`: no length is checked on the data path); the BAR, DMA memory and the
 //! interrupt line need a bound device; the `ethtool -S` names, count and values come from one
 //! table.
 //!

@@ -16,8 +16,8 @@
 //!
 //! As Linux 6.14's `io.rs`: `IoRaw` (address and length) and `Io<SIZE>` with `build_assert!`
 //! checked fixed-offset accessors and `try_` run-time checked ones. Only the 8-, 16- and 32-bit
-//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). As upstream, every
-//! access calls the C helper of `readl()` and friends. [`IoBase`] (from [`Io::base`]) has no upstream
+//! accessors the 8255x uses exist here (no 64-bit, no relaxed variants). As upstream, every access
+//! calls the C helper of `readl()` and friends. [`IoBase`] (from [`Io::base`]) has no upstream
 //! counterpart.
 
 use crate::build_assert;

@@ -805,10 +805,10 @@ const NAPI_SUSPENDED: u8 = 3;
 ///
 /// `dev` is the device; `data` is an `Arc<T>` leaked with [`Arc::into_raw`], reclaimed only after
 /// the device is unregistered; `irq` is touched only with RTNL held (open, stop, suspend_napi,
-/// resume_napi) or with the device exclusively owned (registration failure, drop); `irq_line`
-/// came from an [`IrqRequest`] for the parent and never changes; `poll_state` is reached, while NAPI is enabled, only by a
-/// poll with a budget until it calls [`Poll::done`] (see [`Poll`]'s invariant) and, while NAPI
-/// is disabled, only by the one holder `napi_state` says it is lent to.
+/// resume_napi) or with the device exclusively owned (registration failure, drop); `irq_line` came
+/// from an [`IrqRequest`] for the parent and never changes; `poll_state` is reached, while NAPI is
+/// enabled, only by a poll with a budget until it calls [`Poll::done`] (see [`Poll`]'s invariant)
+/// and, while NAPI is disabled, only by the one holder `napi_state` says it is lent to.
 #[repr(C)]
 struct Priv<T: Operations> {
     header: PrivHeader,

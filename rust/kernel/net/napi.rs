@@ -9,20 +9,20 @@
 //! succeeds and disabled before its `stop`. Drivers never hold the context itself. They schedule it
 //! with [`Device::napi_schedule`](super::dev::Device::napi_schedule), from any context; they get a
 //! [`Poll`] inside their poll callback, and only there, for what only a poll may do (hand frames to
-//! the stack, free transmitted buffers the NAPI way). A poll ends only through [`Poll::done`], which
-//! calls `napi_complete_done()` when the poll did less than its budget and then runs the driver's
-//! re-arming (its interrupt unmasked) if NAPI agrees the poll is over: a poll that reports less
-//! than its budget cannot leave NAPI uncompleted, nor complete it twice, and the re-arming passed
-//! to `done` runs only once NAPI has completed. Disabling NAPI outside open and stop (for a reset)
-//! takes an RTNL proof and lasts for one closure
+//! the stack, free transmitted buffers the NAPI way). A poll ends only through [`Poll::done`],
+//! which calls `napi_complete_done()` when the poll did less than its budget and then runs the
+//! driver's re-arming (its interrupt unmasked) if NAPI agrees the poll is over: a poll that reports
+//! less than its budget cannot leave NAPI uncompleted, nor complete it twice, and the re-arming
+//! passed to `done` runs only once NAPI has completed. Disabling NAPI outside open and stop (for a
+//! reset) takes an RTNL proof and lasts for one closure
 //! ([`Device::with_napi_disabled`](super::dev::Device::with_napi_disabled)), so it is always
 //! undone; across a suspend it stays disabled from
 //! [`Device::suspend_napi`](super::dev::Device::suspend_napi) to
-//! [`Device::resume_napi`](super::dev::Device::resume_napi). What the poll owns (a receive ring) is the driver's
-//! [`Operations::PollState`](super::dev::Operations::PollState): a poll with a budget borrows it
-//! from its `Poll` ([`Poll::receiver_and_state`]) until `done`, and open, stop and the closures of
-//! `with_napi_disabled` and `with_napi_idle` get it while NAPI is disabled, so it needs no lock;
-//! netpoll's poll (budget 0) never gets it.
+//! [`Device::resume_napi`](super::dev::Device::resume_napi). What the poll owns (a receive ring) is
+//! the driver's [`Operations::PollState`](super::dev::Operations::PollState): a poll with a budget
+//! borrows it from its `Poll` ([`Poll::receiver_and_state`]) until `done`, and open, stop and the
+//! closures of `with_napi_disabled` and `with_napi_idle` get it while NAPI is disabled, so it needs
+//! no lock; netpoll's poll (budget 0) never gets it.
 //!
 //! # Compared with upstream
 //!
