@@ -568,18 +568,11 @@ pub(crate) struct LinkCtl {
     diag: diag::Diagnosis,
 }
 
-/// `netif_msg` bits (`include/linux/netdevice.h`).
-const MSG_LINK: u32 = 0x0004;
-const MSG_WOL: u32 = 0x4000;
-
 /// The message level for the `debug` parameter: its low `debug` bits, as e100.c computes it;
-/// out of range (which e100.c does not check) the default, driver, probe and link messages, as
-/// `netif_msg_init` has it.
+/// out of range (which e100.c does not check) the default, driver, probe and link messages.
 fn msg_level(debug: i32) -> u32 {
-    match debug {
-        0..=31 => (1u32 << debug) - 1,
-        _ => 0x7,
-    }
+    use net::dev::msg;
+    msg::init(debug, msg::DRV | msg::PROBE | msg::LINK)
 }
 
 /// A microcode module parameter: `value` if `ok` takes it, else (with a warning that names
@@ -1216,8 +1209,11 @@ impl Nic {
         };
         let res = arm();
         // Kept, whatever happened, where `down` takes it back at resume (after resetting the
-        // chip, whose CU may hold an address in it).
-        self.cu.lock().ring = Some(ring);
+        // chip, whose CU may hold an address in it). A ring already there (never, but for a
+        // second arming with no bring-up between) is freed outside the lock: coherent memory
+        // is not freed with interrupts off.
+        let old = self.cu.lock().ring.replace(ring);
+        drop(old);
         res
     }
 
@@ -1381,17 +1377,19 @@ impl Nic {
                 let _ = dev.with_napi_idle::<Nic, _>(rtnl, |rfa| self.down(dev, rfa));
                 resumed();
             }
-            // No interrupt line: the closure did not run. The hardware is the reset's to bring
-            // back (it requests the line again).
-            Some(Err(_)) => resumed(),
+            // No interrupt line: the closure did not run. The hardware goes down as `stop` takes
+            // it (the wake-up ring parked, the chip reset; the RFA stays the poll state's, for
+            // the reset, which requests the line again and brings the hardware back).
+            Some(Err(_)) => {
+                self.down(dev, &mut None);
+                resumed();
+            }
             Some(Ok(())) => {}
         }
+        // Attached: the queue woken (`up` left it to this while detached). The watchdog raises
+        // the carrier when the PHY reports link.
         dev.attach();
         if dev.is_running() {
-            // `up` started the queue while detached; waking it again reschedules what the
-            // stack queued meanwhile. The watchdog raises the carrier when the PHY reports
-            // link.
-            dev.wake_queue();
             if let Some(Err(e)) = res {
                 self.retry_up(dev, e);
             }
@@ -1612,8 +1610,11 @@ impl Nic {
         if let Ok(io) = self.csr(dev.parent()) {
             if !test {
                 // Woken, not only started: after a reset the stack may hold frames for it
-                // (e100.c's e100_up wakes it too).
-                dev.wake_queue();
+                // (e100.c's e100_up wakes it too). Not while detached (a resume): attaching
+                // wakes it then.
+                if dev.is_present() {
+                    dev.wake_queue();
+                }
                 self.set_irq_mask(io.base(), hw::IRQ_MASK_NONE);
             }
             flush(io);
@@ -1656,7 +1657,7 @@ impl Nic {
 
     /// Whether link messages (and the diagnosis) are printed.
     fn msg_link(&self) -> bool {
-        self.msg_enable.load(Ordering::Relaxed) & MSG_LINK != 0
+        self.msg_enable.load(Ordering::Relaxed) & net::dev::msg::LINK != 0
     }
 
     /// The MAC side of a link that came up: duplex from the PHY, flow control as negotiated
@@ -1957,6 +1958,9 @@ impl Nic {
                 netdev_info!(dev, "rings allocated again: up\n");
             }
         };
+        // As an ethtool rebuild: a watchdog run in flight finishes first, and none runs until
+        // the hardware is back (it would raise the carrier of rings being torn down).
+        self.rebuild(true);
         // NAPI on: the usual reset. Otherwise NAPI may still be suspended by a resume whose
         // interrupt request failed: this one requests it again.
         if dev.with_napi_disabled::<Nic, _>(rtnl, again).is_none() {
@@ -1964,6 +1968,7 @@ impl Nic {
                 self.retry_up(dev, e);
             }
         }
+        self.rebuild(false);
     }
 
     /// After a bring-up that failed on an interface that stays up (a reset, a resize, a
@@ -2335,7 +2340,7 @@ impl pci::Driver for E100Driver {
         let wol = nic.wol.load(Ordering::Relaxed);
         // An ASF board's management needs wake-up armed too (e100.c's rule).
         let wake = wol || nic.asf;
-        if nic.msg_enable.load(Ordering::Relaxed) & MSG_WOL != 0 {
+        if nic.msg_enable.load(Ordering::Relaxed) & net::dev::msg::WOL != 0 {
             netdev_info!(
                 dev,
                 "shutdown: quiesced, wake-on-LAN {}{}{}\n",
@@ -2637,8 +2642,8 @@ impl net::dev::Operations for Nic {
             return poll.done(0, || {});
         };
         // NAPI is done: let the device interrupt again (through the register block found
-        // above); not while suspended (the poll that follows NAPI's re-enabling in `quiesce`
-        // must leave the chip as suspend left it).
+        // above); not while suspended (NAPI is off then, but a poll that was already running
+        // when the suspend began must leave the chip as suspend left it).
         let rearm = move || {
             if !self.suspended.load(Ordering::Relaxed) {
                 self.set_irq_mask(io.base(), hw::IRQ_MASK_NONE);

@@ -174,7 +174,7 @@ impl Nic {
 
     /// Marks the start or the end of an ethtool rebuild of the hardware, under `link` (see
     /// `rebuilding`): a watchdog run in flight finishes before the rebuild starts.
-    fn rebuild(&self, on: bool) {
+    pub(crate) fn rebuild(&self, on: bool) {
         let _ctl = self.link.lock();
         self.rebuilding.store(on, Ordering::Relaxed);
     }

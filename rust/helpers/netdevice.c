@@ -121,10 +121,6 @@ void rust_helper_init_delayed_work(struct delayed_work *dw, work_func_t fn)
 	INIT_DELAYED_WORK(dw, fn);
 }
 
-void rust_helper_init_work(struct work_struct *work, work_func_t fn)
-{
-	INIT_WORK(work, fn);
-}
 
 void rust_helper_local_bh_disable(void)
 {
@@ -139,6 +135,11 @@ void rust_helper_local_bh_enable(void)
 void rust_helper_skb_reserve(struct sk_buff *skb, int len)
 {
 	skb_reserve(skb, len);
+}
+
+u32 rust_helper_netif_msg_init(int debug_value, int default_msg_enable_bits)
+{
+	return netif_msg_init(debug_value, default_msg_enable_bits);
 }
 
 bool rust_helper_mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,

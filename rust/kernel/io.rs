@@ -20,6 +20,7 @@
 //! calls the C helper of `readl()` and friends. [`IoBase`] (from [`Io::base`]) has no upstream
 //! counterpart.
 
+use crate::bindings;
 use crate::build_assert;
 use crate::error::{code::EINVAL, Result};
 use core::marker::PhantomData;
@@ -90,13 +91,6 @@ impl<const SIZE: usize> IoRaw<SIZE> {
 #[repr(transparent)]
 pub struct Io<const SIZE: usize = 0>(IoRaw<SIZE>);
 
-/// The MMIO accessors: C's `readb()` ... `writel()`, through their helpers (they are inline
-/// functions or macros in C), so that the architecture's rules for register access (ordering,
-/// the instruction TDX and SEV guests decode, UML's `logic_iomem`) stay in one place, C's.
-mod mmio {
-    pub(super) use crate::bindings::{readb, readl, readw, writeb, writel, writew};
-}
-
 // The accessors add the offset with `wrapping_add`: the mapping does not wrap around the
 // address space (type invariant) and the offset lies inside it, so the sum is the plain one, and
 // no overflow check (and panic path) is paid on every register access.
@@ -109,7 +103,7 @@ macro_rules! define_accessors {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: `offset` is aligned and `offset + size_of::<$ty>() <= SIZE <= maxsize`
             // (checked above), so by the type invariant the address lies inside the mapping.
-            unsafe { mmio::$c_read(self.0.addr.wrapping_add(offset) as _) }
+            unsafe { bindings::$c_read(self.0.addr.wrapping_add(offset) as _) }
         }
 
         /// Reads the register at `offset`, checked at run time; [`EINVAL`] if out of range.
@@ -120,7 +114,7 @@ macro_rules! define_accessors {
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping (type
             // invariant).
-            Ok(unsafe { mmio::$c_read(self.0.addr.wrapping_add(offset) as _) })
+            Ok(unsafe { bindings::$c_read(self.0.addr.wrapping_add(offset) as _) })
         }
 
         /// Writes `value` to the register at `offset`, which is checked at compile time.
@@ -128,7 +122,7 @@ macro_rules! define_accessors {
         pub fn $write(&self, value: $ty, offset: usize) {
             build_assert!(Self::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: as in the matching read: aligned and inside the mapping.
-            unsafe { mmio::$c_write(value, self.0.addr.wrapping_add(offset) as _) }
+            unsafe { bindings::$c_write(value, self.0.addr.wrapping_add(offset) as _) }
         }
 
         /// Writes `value` to the register at `offset`, checked at run time.
@@ -138,7 +132,7 @@ macro_rules! define_accessors {
                 return Err(EINVAL);
             }
             // SAFETY: the check above keeps the access aligned and inside the mapping.
-            unsafe { mmio::$c_write(value, self.0.addr.wrapping_add(offset) as _) };
+            unsafe { bindings::$c_write(value, self.0.addr.wrapping_add(offset) as _) };
             Ok(())
         }
     };
@@ -244,7 +238,7 @@ macro_rules! define_base_accessors {
             build_assert!(Io::<SIZE>::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: `offset` is aligned and `offset + size_of::<$ty>() <= SIZE` (checked
             // above), so by the type invariant the address lies inside the mapping.
-            unsafe { mmio::$c_read(self.addr.wrapping_add(offset) as _) }
+            unsafe { bindings::$c_read(self.addr.wrapping_add(offset) as _) }
         }
 
         /// Writes `value` to the register at `offset`, which is checked at compile time.
@@ -252,7 +246,7 @@ macro_rules! define_base_accessors {
         pub fn $write(self, value: $ty, offset: usize) {
             build_assert!(Io::<SIZE>::offset_valid::<$ty>(offset, SIZE));
             // SAFETY: as in the matching read: aligned and inside the mapping.
-            unsafe { mmio::$c_write(value, self.addr.wrapping_add(offset) as _) }
+            unsafe { bindings::$c_write(value, self.addr.wrapping_add(offset) as _) }
         }
     };
 }

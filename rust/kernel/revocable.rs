@@ -20,7 +20,9 @@ use core::mem::ManuallyDrop;
 use core::ops::Deref;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-/// An object that may be revoked; readers get it through [`Revocable::try_access`].
+/// An object that may be revoked; readers get it through [`Revocable::try_access`] (an RCU
+/// read-side section, `unsafe`) or [`Revocable::access`] (proof that it cannot be revoked
+/// meanwhile, `unsafe`), which safe wrappers such as [`crate::devres::Devres::access`] make.
 ///
 /// Readers run in RCU read-side critical sections; [`Revocable::revoke`] marks the object gone,
 /// waits for a grace period so that no reader still holds it, and only then drops it.

@@ -2,7 +2,7 @@
 //! RTNL taken in a NAPI poll (softirq): only a bus callback's Core device proves a context that may sleep; a poll has the bound parent only.
 //!
 //! expect-error: E0308
-//! expect-message: mismatched types
+//! expect-message: expected `&Device<Core>`, found `&Device<Bound>`
 
 use kernel::prelude::*;
 

@@ -173,6 +173,28 @@ pub fn random_ether_addr() -> MacAddr {
     mac
 }
 
+/// The `netif_msg` message classes a driver's message level is made of
+/// (`include/linux/netdevice.h`).
+pub mod msg {
+    use crate::bindings;
+
+    /// Driver messages (`NETIF_MSG_DRV`).
+    pub const DRV: u32 = 1 << bindings::NETIF_MSG_DRV_BIT;
+    /// Probe messages (`NETIF_MSG_PROBE`).
+    pub const PROBE: u32 = 1 << bindings::NETIF_MSG_PROBE_BIT;
+    /// Link state messages (`NETIF_MSG_LINK`).
+    pub const LINK: u32 = 1 << bindings::NETIF_MSG_LINK_BIT;
+    /// Wake-on-LAN messages (`NETIF_MSG_WOL`).
+    pub const WOL: u32 = 1 << bindings::NETIF_MSG_WOL_BIT;
+
+    /// The message level for a `debug` module parameter: its low `debug` bits, or `default`
+    /// where `debug` is out of range (C's `netif_msg_init()`).
+    pub fn init(debug: i32, default: u32) -> u32 {
+        // SAFETY: a pure computation.
+        unsafe { bindings::netif_msg_init(debug, default as crate::ffi::c_int) }
+    }
+}
+
 /// Holds the RTNL lock (the networking configuration lock) until dropped: the proof some
 /// operations ask for. Process context only (RTNL is a mutex).
 ///
@@ -238,7 +260,8 @@ pub fn rtnl_lock(_ctx: &device::Device<device::Core>) -> RtnlGuard {
 
 /// [`rtnl_lock`] for this crate's own process-context callers (the reset work).
 fn rtnl_lock_process() -> RtnlGuard {
-    // SAFETY: process context holding no lock, which the callers are in; balanced in
+    // SAFETY: a context that may sleep, without RTNL (a bus callback, under its device lock,
+    // which RTNL holders never take; the reset work, holding nothing); balanced in
     // `RtnlGuard::drop`.
     unsafe { bindings::rtnl_lock() };
     // INVARIANT: taken just above; released only when the guard drops.
@@ -772,12 +795,16 @@ macro_rules! netdev_info {
 ///
 /// # Invariants
 ///
-/// `napi` is added to the device (until it is freed); `work` is initialised; `napi_state` is
-/// changed only under RTNL and, as seen by any RTNL holder, is [`NAPI_ON`] exactly while NAPI
-/// is enabled (from the end of a successful `open` to the start of `stop`), [`NAPI_HELD`]
-/// while NAPI is disabled and the poll state lent out (to `open`, `stop`, or a closure of
-/// [`Device::with_napi_disabled`] or [`Device::with_napi_idle`]), and [`NAPI_OFF`] otherwise
-/// (the holder that changes it does so right after `napi_disable` or `napi_enable`). `owner` is
+/// `napi` is added to the device (until it is freed); `work` and `reset_work` are initialised;
+/// `napi_state` is changed only under RTNL and, as seen by any RTNL holder, is [`NAPI_ON`]
+/// exactly while NAPI is enabled (from the end of a successful `open` or `resume_napi` to the
+/// start of `stop`, `suspend_napi` or a `with_napi_disabled` closure), [`NAPI_HELD`] while
+/// NAPI is disabled and the poll state lent out (to `open`, `stop`, or a closure of
+/// [`Device::with_napi_disabled`], [`Device::with_napi_idle`], [`Device::suspend_napi`] or
+/// [`Device::resume_napi`]), [`NAPI_SUSPENDED`] while the interface is up with NAPI disabled
+/// and the interrupt released (between `suspend_napi` and `resume_napi` or `stop`), and
+/// [`NAPI_OFF`] otherwise (the holder that changes it does so right after `napi_disable` or
+/// `napi_enable`). `owner` is
 /// the [`TypeId`] of the `T` whose `Registration<T>` made the device (the private area is a
 /// `Priv<T>`).
 #[repr(C)]
@@ -1023,7 +1050,7 @@ pub trait Operations: Send + Sync + Sized + 'static {
     /// Brings the hardware back after a hang, in process context with RTNL held, run after
     /// [`Device::schedule_reset`] if the interface is still up then (as a C driver's reset task
     /// takes `rtnl_lock()` and checks `netif_running()`). Not cancelled by `stop` (it waits for
-    /// RTNL, which `stop` holds); waited for once the device is unregistered.
+    /// RTNL, which `stop` holds); disabled, and waited for, before the device is unregistered.
     fn reset(&self, _dev: &Device, _rtnl: &Rtnl) {}
 }
 
@@ -1033,7 +1060,7 @@ pub trait Operations: Send + Sync + Sized + 'static {
 ///
 /// `dev` was allocated by `alloc_etherdev_mqs` with a `Priv<T>` as its private area, whose
 /// `data` is an `Arc<T>` leaked with [`Arc::into_raw`], whose NAPI context is added and whose
-/// work item is initialised; the device is registered until `drop`. The registration is only
+/// work items are initialised; the device is registered until `drop`. The registration is only
 /// ever handed out inside a [`ClassDevres`] of its parent, so it is dropped before the parent's
 /// binding releases anything.
 pub struct Registration<T: Operations + super::ethtool::Operations> {
@@ -1155,9 +1182,12 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
                 core::ptr::addr_of_mut!((*p).header.work),
                 Some(Self::service_callback),
             );
-            bindings::init_work(
+            bindings::init_work_with_key(
                 core::ptr::addr_of_mut!((*p).header.reset_work),
                 Some(Self::reset_callback),
+                false,
+                crate::c_str!("net_device reset").as_char_ptr(),
+                crate::static_lock_class!().as_ptr(),
             );
             bindings::netif_napi_add_weight(
                 raw,
@@ -1367,8 +1397,9 @@ impl<T: Operations + super::ethtool::Operations> Registration<T> {
         // SAFETY: the header is valid (type invariant of `Device`).
         let st = unsafe { &(*h).napi_state };
         // `stop` is called only for a device that `open` brought up (`NAPI_ON`, or
-        // `NAPI_SUSPENDED` where a PCI error's recovery gave up: the closures that lend the
-        // state cannot be running, they need RTNL, which we hold).
+        // `NAPI_SUSPENDED` where a PCI error's recovery gave up or a resume could not request
+        // the interrupt: the closures that lend the state cannot be running, they need RTNL,
+        // which we hold).
         if st.load(Ordering::Relaxed) != NAPI_SUSPENDED {
             // SAFETY: enabled in `open_callback` (or `resume_napi`); waits for a running poll.
             unsafe { bindings::napi_disable(core::ptr::addr_of_mut!((*h).napi)) };
@@ -1581,10 +1612,10 @@ impl<T: Operations + super::ethtool::Operations> Drop for Registration<T> {
             // The work first: it may have been queued while the device was down (which
             // unregistering does not stop), and must not run on an unregistered device.
             bindings::disable_delayed_work_sync(core::ptr::addr_of_mut!((*p).header.work));
-            bindings::unregister_netdev(raw);
-            // A reset queued before (or by the service work) finds the device not running once
-            // it has RTNL, which `unregister_netdev` held meanwhile: waited for, not run again.
+            // The reset work too, while the device is still registered (a reset running waits
+            // for RTNL, which nobody holds here): queued again, it does nothing.
             bindings::disable_work_sync(core::ptr::addr_of_mut!((*p).header.reset_work));
+            bindings::unregister_netdev(raw);
             *irq_slot::<T>(raw) = None;
             let leaked = (*p).data;
             // In the private area: dropped before the device is freed (unregistered: no

@@ -245,26 +245,31 @@ impl LinkModes {
         self.0 & other.0 != 0
     }
 
-    /// Reads a kernel link-mode bitmap, keeping the modes this type expresses; `None` if the
-    /// bitmap has any other mode set (a request this type cannot represent).
-    fn from_bitmap(map: &[crate::ffi::c_ulong]) -> Option<LinkModes> {
-        let first = *map.first()?;
-        let rest_clear = map[1..].iter().all(|w| *w == 0);
-        let extra = (first as u64) & !u64::from(Self::ALL);
-        (rest_clear && extra == 0).then_some(LinkModes(first as u32))
+    /// Reads a kernel link-mode bitmap (a whole one, as `ethtool_link_ksettings` holds),
+    /// keeping the modes this type expresses; `None` if the bitmap has any other mode set (a
+    /// request this type cannot represent). C's `ethtool_convert_link_mode_to_legacy_u32()`.
+    fn from_bitmap<const N: usize>(map: &[crate::ffi::c_ulong; N]) -> Option<LinkModes> {
+        const { assert!(N * crate::ffi::c_ulong::BITS as usize >= LINK_MODE_BITS) };
+        let mut legacy = 0u32;
+        // SAFETY: `map` is a whole link-mode bitmap (at least the bits C reads, checked when
+        // built); `legacy` is writable.
+        let fits =
+            unsafe { bindings::ethtool_convert_link_mode_to_legacy_u32(&mut legacy, map.as_ptr()) };
+        (fits && legacy & !Self::ALL == 0).then_some(LinkModes(legacy))
     }
 
-    /// Writes `self` as a kernel link-mode bitmap (every other mode clear).
-    fn to_bitmap(self, map: &mut [crate::ffi::c_ulong]) {
-        for (i, w) in map.iter_mut().enumerate() {
-            *w = if i == 0 {
-                self.0 as crate::ffi::c_ulong
-            } else {
-                0
-            };
-        }
+    /// Writes `self` as a kernel link-mode bitmap (every other mode clear): C's
+    /// `ethtool_convert_legacy_u32_to_link_mode()`.
+    fn to_bitmap<const N: usize>(self, map: &mut [crate::ffi::c_ulong; N]) {
+        const { assert!(N * crate::ffi::c_ulong::BITS as usize >= LINK_MODE_BITS) };
+        // SAFETY: as in `from_bitmap`, writable.
+        unsafe { bindings::ethtool_convert_legacy_u32_to_link_mode(map.as_mut_ptr(), self.0) };
     }
 }
+
+/// Bits in a kernel link-mode bitmap (`__ETHTOOL_LINK_MODE_MASK_NBITS`).
+const LINK_MODE_BITS: usize =
+    bindings::ethtool_link_mode_bit_indices___ETHTOOL_LINK_MODE_MASK_NBITS as usize;
 
 impl core::ops::BitOr for LinkModes {
     type Output = LinkModes;

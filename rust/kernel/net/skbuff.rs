@@ -31,9 +31,11 @@
 //! the CPU has written (a descriptor header, [`RxBuf::clear_to`] where a self-test wants to
 //! read a frame), and its mapping reads ([`RxMapping::read_with`]) stop there. The device's
 //! writes keep those bytes initialised; bytes past them may or may not have been written by
-//! the device, are never read by Rust code, and go to the stack as a frame ([`RxFrame`], not an
-//! [`SkBuff`], whose data is known to be initialised). The stack's buffers hold data the stack
-//! wrote.
+//! the device, and go to the stack as a frame ([`RxFrame`]) that the driver cannot read. One
+//! model holds for every buffer's bytes: they are memory the kernel's allocators handed out,
+//! which the compiler never saw as uninitialised, so reading them is defined and gives values
+//! nobody vouches for. A frame forwarded back out ([`SkBuff::data`] of a transmit) holds what
+//! its device wrote. The driver reads back only what it wrote itself.
 //!
 //! # What the types do not enforce
 //!
@@ -453,8 +455,10 @@ impl DevRef {
     /// mapping's life.
     #[inline]
     fn need_sync(&self, addr: DmaAddr) -> bool {
+        // With the DMA-API debugging on, every mapping is synced, so that the debugging checks
+        // the syncs (on a coherent machine `dma_need_sync()` says none is needed).
         // SAFETY: `raw` is a live device (invariant); any address may be asked about.
-        unsafe { bindings::dma_need_sync(self.raw, addr) }
+        cfg!(CONFIG_DMA_API_DEBUG) || unsafe { bindings::dma_need_sync(self.raw, addr) }
     }
 
     /// `dma_sync_single_for_cpu()`, for a mapping that needs syncing (the caller has seen
@@ -669,8 +673,8 @@ pub struct RxBuf {
 ///
 /// `self.0` points to a valid `sk_buff` that this value owns, linear and not cloned, whose data
 /// is the received frame after its Ethernet header, which `eth_type_trans` pulled, setting its
-/// protocol and `dev`. The frame's bytes are the device's, not known to be initialised (a
-/// device may report more than it wrote): not an [`SkBuff`], whose data Rust may read.
+/// protocol and `dev`. The frame's bytes are the device's (a device may report more than it
+/// wrote): the driver hands it on and does not read it.
 pub struct RxFrame(NonNull<bindings::sk_buff>);
 
 // SAFETY: an owned `sk_buff` may be handed to and freed on any CPU.
@@ -916,7 +920,7 @@ impl RxBuf {
     }
 
     /// Makes the received frame of `len` bytes at `offset` the buffer's data, sets its protocol
-    /// and pulls its Ethernet header (`skb_reserve`, `__skb_put`, `eth_type_trans`). Returns the
+    /// and pulls its Ethernet header (`skb_reserve`, `skb_put`, `eth_type_trans`). Returns the
     /// frame, ready for the stack, and whether it was sent to a group (multicast or broadcast)
     /// address, as `eth_type_trans` found (the frame's bytes are the device's: Rust code does
     /// not read them). [`EINVAL`] if the buffer already holds data, or the frame does not fit
@@ -961,7 +965,7 @@ impl RxBuf {
     /// The buffer as a plain [`SkBuff`] (no longer writable).
     #[inline]
     pub fn into_skb(self) -> SkBuff {
-        // INVARIANT: its data is initialised (this type's invariant).
+        // INVARIANT: a valid buffer we own (this type's invariant), written no more through it.
         self.skb
     }
 }
