@@ -165,18 +165,19 @@
 //! The handler reads STAT/ACK: 0 means the shared line was not ours, 0xFF that the device is gone.
 //! Otherwise it acknowledges the causes, keeps them for the poll, masks the device's interrupts and
 //! schedules NAPI. The mask, the SCB command word's high byte, is written under the CU lock here
-//! and when a poll unmasks, as e100.c does under its `cmd_lock`, never at once with a command in
-//! the low byte. A poll with nothing for the RFA (some cause, none of them FR or RNR, the RU not
-//! flagged as possibly stopped, the last receive poll not out of budget), and netpoll's, cleans the
-//! CB ring only (if a CB may be in flight), without touching the RFA. Otherwise poll cleans at most
-//! `budget` received frames, restarts the RU if it stopped, completes transmitted CBs and wakes the
-//! queue (the skbs are unmapped and taken off the ring in batches of 16 under the CU lock, and
-//! freed with `napi_consume_skb` after it is dropped), and ends with `Poll::done` and the work
-//! done: when that is less than the budget, NAPI is completed and, if NAPI agrees it is done, the
-//! device unmasked through the register block the poll already holds (not while suspended: the
-//! hardware is the PM callbacks' then). A poll that finds the BAR gone does no work, so NAPI is
-//! completed all the same. netpoll runs the same handler and poll, with interrupts disabled and
-//! from any context.
+//! and when a poll unmasks, as e100.c does under its `cmd_lock`, so never at once with a data-path
+//! command in the low byte (the bring-up's commands, issued outside that lock, still can meet the
+//! handler's mask write: e100.c takes `cmd_lock` for those too). A poll with nothing for the RFA
+//! (some cause, none of them FR or RNR, the RU not flagged as possibly stopped, the last receive
+//! poll not out of budget), and netpoll's, cleans the CB ring only (if a CB may be in flight),
+//! without touching the RFA. Otherwise poll cleans at most `budget` received frames, restarts the
+//! RU if it stopped, completes transmitted CBs and wakes the queue (the skbs are unmapped and taken
+//! off the ring in batches of 16 under the CU lock, and freed with `napi_consume_skb` after it is
+//! dropped), and ends with `Poll::done` and the work done: when that is less than the budget, NAPI
+//! is completed and, if NAPI agrees it is done, the device unmasked through the register block the
+//! poll already holds (not while suspended: the hardware is the PM callbacks' then). A poll that
+//! finds the BAR gone does no work, so NAPI is completed all the same. netpoll runs the same
+//! handler and poll, with interrupts disabled and from any context.
 //!
 //! A poll does only the work its causes call for, where e100.c always does both halves. The RFA:
 //! when a frame was received (FR), the RU is flagged as possibly stopped (RNR, the watchdog, an
@@ -1623,7 +1624,7 @@ impl Nic {
 
     /// Writes the SCB interrupt mask (the command word's high byte) under the CU lock, as
     /// e100.c's e100_enable_irq and e100_disable_irq do under its `cmd_lock`: never at once with
-    /// a command written to the low byte on another CPU.
+    /// a data-path command (which the CU lock serialises) written to the low byte on another CPU.
     #[inline(always)]
     fn set_irq_mask(&self, io: IoBase<'_, { hw::CSR_LEN }>, mask: u8) {
         let _cu = self.cu.lock();
