@@ -57,6 +57,28 @@
 # NAPI thread's wake-ups (about 3,000 instructions a received frame here) are the scheduler's
 # cost, not the driver's.
 #
+# Register accesses, counted by the same plugin, exactly: in a second counting boot beside each
+# instruction-count boot (same workloads, same markers), the plugin (mmio=on) gives every guest
+# instruction a memory callback that looks up where the access went and counts the loads and
+# stores QEMU hands to a device rather than to RAM, by physical page, in the same "@mark"
+# sections as the instructions (zeroed at the same markers). count.sh prints the NIC's BARs
+# from sysfs ("@@BENCH BAR"), and insns.py takes the accesses inside BAR 0, the 4 KiB CSR, as
+# MMIO reads and writes per packet of each phase: every access either driver made (e100.c's
+# through the out-of-line ioread*/iowrite*, whose calls they match one for one; e100_rs's
+# inlined); nothing else touches that page. Port I/O (x86 in/out to BAR 1) is not counted: the
+# plugin API cannot see it (TCG emulates in/out in helpers that access the I/O address space
+# directly, not through the loads and stores plugins instrument); both drivers use BAR 0. A run
+# whose guest gave no BAR, or whose BAR saw no access in the whole boot, is reported as "No MMIO
+# accesses counted" with the reason, not as 0. Why a boot of its own: the callbacks run no guest
+# instruction, but every load and store pays for one, and QEMU took about twice the CPU time
+# (15-22 s a boot against 7-11 s; 52-58 s of wall-clock time against 46-49 s, the paced phases'
+# fixed lengths being most of it). A guest that slow runs its unpaced phases longer, so more
+# ticks fall in them, and its floods' interrupts find more frames each: with the callbacks in
+# the instruction-count boot (2026-12-07, two runs each way), the driver rows stayed within
+# 0.1% (0.3% where the run without them fell behind), but the whole kernel's moved by up to
+# 1.1% a packet (e100's ping, 0.04% apart between two runs without) and the floods' by 3-15%.
+# The counting stage therefore takes about twice as long as without register counts.
+#
 # Results go to DIR (default results/bench-DATE in the repo): the command line, the logs, one
 # JSON per count run, summary.md and the charts (PNG).
 set -euo pipefail
@@ -161,33 +183,44 @@ ipid=""
 trap 'kill $hpid $ipid 2>/dev/null || true' EXIT
 
 free_tcp() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# count DRIVER RUN: one instruction-count boot; again, up to twice, if its paced receive phases
-# were not taken a frame at a time (count.sh says so: "fell behind"), and the summary lists each
-# boot that was, with its reason.
-count() {
-	local d=$1 r=$2 base="$out/count-$1-$2" iport try
+# count_boot DRIVER RUN BASE WHAT [PLUGIN-OPTIONS]: one counting boot, its files named BASE.*;
+# again, up to twice, if its paced receive phases were not taken a frame at a time (count.sh
+# says so: "fell behind"), and the summary lists each boot that was, with its reason.
+count_boot() {
+	local d=$1 r=$2 base=$3 what=$4 opts=${5:-} iport try t TIMEFORMAT="%U %S"
 	for try in 1 2 3; do
-		log "instruction counts: $d, run $r$([ "$try" -eq 1 ] || echo ", boot $try")"
+		log "$what: $d, run $r$([ "$try" -eq 1 ] || echo ", boot $try")"
+		t=$(date +%s)
 		iport=$(free_tcp)
 		taskset -c 0 iperf3 -s -B 127.0.0.1 -p "$iport" >"$base.iperf3.log" 2>&1 &
 		ipid=$!
 		# QEMU unpinned: its main loop (slirp, which takes host.py's datagrams) must not wait
-		# for the vCPU's thread on one CPU.
-		"$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
-			--smp 1 --timeout 900 --log "$base.log" \
-			--qemu-arg -accel --qemu-arg tcg,thread=single --qemu-arg -cpu --qemu-arg qemu64,+rdrand \
-			--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts" \
-			--append "e100test.bport=$port e100test.iperf=$iport e100test.bcount=$packets e100test.threaded=0 nohz=off"
+		# for the vCPU's thread on one CPU. Its CPU time (user, system) goes to $base.cpu.
+		{
+			time "$REPO/scripts/qemu-run.sh" --suite bench-count --driver "$d" --mac 52:54:00:12:34:56 \
+				--smp 1 --timeout 900 --log "$base.log" \
+				--qemu-arg -accel --qemu-arg tcg,thread=single --qemu-arg -cpu --qemu-arg qemu64,+rdrand \
+				--qemu-arg -plugin --qemu-arg "$plugin,out=$base.counts$opts" \
+				--append "e100test.bport=$port e100test.iperf=$iport e100test.bcount=$packets e100test.threaded=0 nohz=off" 2>&3
+		} 3>&2 2>"$base.cpu"
 		kill "$ipid" 2>/dev/null || true
 		wait "$ipid" 2>/dev/null || true
+		log "$what: $d, run $r: the boot took $(($(date +%s) - t)) s, QEMU's CPU $(awk '{print $1 " s user, " $2 " s system"}' "$base.cpu")"
 		grep -q '@@BENCH DONE' "$base.log" || die "$d run $r did not finish: $base.log"
 		grep -q '@@BENCH ERROR .*fell behind' "$base.log" || break
 		[ "$try" -eq 3 ] && break
 		grep '@@BENCH ERROR .*fell behind' "$base.log" | sed "s/^/boot $try, again: /" >>"$base.retried"
 	done
+}
+# count DRIVER RUN: the instruction counts' boot, then the register accesses' (mmio=on).
+count() {
+	local d=$1 r=$2 base="$out/count-$1-$2"
+	count_boot "$d" "$r" "$base" "instruction counts"
+	count_boot "$d" "$r" "$base-mmio" "register accesses" ",mmio=on"
 	python3 "$REPO/scripts/bench/insns.py" --counts "$base.counts" --log "$base.log" \
+		--mmio-counts "$base-mmio.counts" --mmio-log "$base-mmio.log" \
 		--system-map "$out/System.map" --driver "$d" --json "$base.json" >"$base.txt"
-	gzip -f "$base.counts"
+	gzip -f "$base.counts" "$base-mmio.counts"
 }
 if [ "$wall_only" -eq 0 ]; then
 	for r in $(seq 1 "$runs"); do

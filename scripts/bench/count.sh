@@ -5,6 +5,8 @@
 #   @@BENCH SYMS <module> <section> <address>   where a module's sections were loaded
 #   @@BENCH KSYM <address> <type> <name> [<module>]   the module symbols (/proc/kallsyms)
 #   @@BENCH PHASE <mark> <name> <packets> tx=<n> rx=<n> irq=<n> <what the tool said>
+#   @@BENCH BAR <n> <start> <end> <flags>   the NIC's BARs 0 (memory: the CSR) and 1 (I/O),
+#                                           from sysfs, for the plugin's register accesses
 # shellcheck disable=SC1091
 . /tests/lib.sh
 
@@ -58,6 +60,11 @@ for m in e100_rs e100 mii; do
 		[ -r "/sys/module/$m/sections/$sec" ] && echo "@@BENCH SYMS $m $sec $(cat "/sys/module/$m/sections/$sec")"
 	done
 done
+# Where the NIC's registers are: the plugin counts accesses per physical page, and
+# scripts/bench/insns.py takes the ones in BAR 0 as the driver's register accesses.
+pci=$(nic_pci) && awk '
+	NR <= 2 { printf "@@BENCH BAR %d %s %s %s\n", NR - 1, $1, $2, $3 }' "$pci/resource" ||
+	echo "@@BENCH ERROR no NIC in /sys/bus/pci/devices: its BAR is not known"
 grep -E '\[(e100_rs|e100|mii)\]$' /proc/kallsyms | sed 's/^/@@BENCH KSYM /'
 # The kernel's own symbols come from System.map on the host: check that they match.
 echo "@@BENCH KBASE $(awk '$3 == "_stext" {print $1}' /proc/kallsyms)"
